@@ -1,0 +1,141 @@
+"""The backend contract and model addressing.
+
+A backend turns a list of :class:`~halluforge.records.Request` into a list of
+:class:`~halluforge.records.Completion`, in the same order. Taking a whole list lets a local
+engine batch and an HTTP backend fan out. A backend never raises for one failed request: the
+failure is returned as a completion with ``error`` set, so one bad case never kills a run.
+It raises only when it cannot work at all (model missing, extra not installed).
+
+Models are addressed as ``backend/model`` (``llamacpp/smollm2-135m``, ``openai/gpt-4o-mini``,
+``hf/path/to/folder``, ``mock/echo``) or, for an OpenAI-compatible server at a given address,
+``openai@http://127.0.0.1:8000/v1/model-name``.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from halluforge.errors import BackendError, ConfigError
+from halluforge.records import Completion, Message, Request
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model address."""
+
+    backend: str
+    model: str
+    base_url: str | None = None
+
+    @property
+    def address(self) -> str:
+        """The address in the form the user wrote it."""
+        if self.base_url:
+            return f"{self.backend}@{self.base_url.rstrip('/')}/{self.model}"
+        return f"{self.backend}/{self.model}"
+
+    @classmethod
+    def parse(cls, address: str) -> ModelSpec:
+        """Parse ``backend/model`` or ``backend@http(s)://host[:port]/path/model``."""
+        text = address.strip()
+        if "@" in text.split("/", 1)[0]:
+            backend, _, rest = text.partition("@")
+            if not rest.startswith(("http://", "https://")):
+                raise ConfigError(
+                    f"model address {address!r} has '@' but no http(s) URL after it",
+                    hint="write openai@http://127.0.0.1:8000/v1/MODEL",
+                )
+            base_url, _, model = rest.rstrip("/").rpartition("/")
+            if not model or base_url.endswith(":/"):
+                raise ConfigError(
+                    f"model address {address!r} names no model after the URL",
+                    hint="append the model name: openai@http://127.0.0.1:8000/v1/MODEL",
+                )
+            return cls(backend=backend, model=model, base_url=base_url)
+        backend, sep, model = text.partition("/")
+        if not sep or not backend or not model:
+            raise ConfigError(
+                f"model address {address!r} is not of the form backend/model",
+                hint="for example llamacpp/smollm2-135m, openai/gpt-4o-mini or mock/echo",
+            )
+        return cls(backend=backend, model=model)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do; the pipeline adapts prompts and metrics to it."""
+
+    chat_template: bool = True
+    logprobs: bool = False
+    max_context: int | None = None
+    batch_size: int = 1
+    concurrency: int = 1
+
+
+class Backend(abc.ABC):
+    """Base class of every backend; subclasses implement :meth:`generate`."""
+
+    spec: ModelSpec
+    capabilities: Capabilities
+
+    @property
+    def name(self) -> str:
+        """The model address, used in cache keys, the store and reports."""
+        return self.spec.address
+
+    @abc.abstractmethod
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        """Answer every request, in order; failures are returned as completions with ``error``."""
+
+    def output_fields(self) -> dict[str, Any]:
+        """Backend settings that change outputs (engine options), folded into the cache key."""
+        return {}
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, default is a no-op
+        """Release engine resources."""
+
+
+class BackendFactory(Protocol):
+    """What a backend module exposes as ``create``."""
+
+    def __call__(self, spec: ModelSpec, options: dict[str, Any]) -> Backend: ...
+
+
+@dataclass
+class BackendOptions:
+    """Parsed common options shared by every backend (wrappers read these)."""
+
+    concurrency: int = 4
+    retries: int = 3
+    timeout_s: float = 120.0
+    backoff_s: float = 0.5
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def error_completion(request: Request, exc: BaseException) -> Completion:
+    """Turn an exception into a completion that records it (never cached)."""
+    return Completion(
+        request_id=request.id,
+        error=str(exc) or type(exc).__name__,
+        error_type=type(exc).__name__,
+    )
+
+
+def messages_to_prompt(messages: Sequence[Message]) -> str:
+    """Flatten chat messages for engines without a chat template."""
+    return "\n\n".join(message.content for message in messages)
+
+
+__all__ = [
+    "Backend",
+    "BackendError",
+    "BackendFactory",
+    "BackendOptions",
+    "Capabilities",
+    "ModelSpec",
+    "error_completion",
+    "messages_to_prompt",
+]

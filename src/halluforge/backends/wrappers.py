@@ -1,0 +1,126 @@
+"""Wrappers that add caching, retries and concurrency limits around any backend.
+
+They are backends themselves, so they stack: :func:`halluforge.backends.open_backend` builds
+``CachedBackend(LimitedBackend(RetryingBackend(raw)))``. A cache hit never waits for a
+concurrency slot, and a retry holds its slot so the server is not flooded while it recovers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from halluforge.backends.base import Backend, Capabilities, ModelSpec
+from halluforge.backends.cache import ResponseCache
+from halluforge.records import Completion, Request
+
+RETRYABLE = {"RateLimitedError", "BackendTimeoutError", "BackendUnavailableError"}
+
+
+class _Wrapper(Backend):
+    """Delegates identity and capabilities to the wrapped backend."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+
+    @property
+    def spec(self) -> ModelSpec:  # type: ignore[override]
+        return self.inner.spec
+
+    @property
+    def capabilities(self) -> Capabilities:  # type: ignore[override]
+        return self.inner.capabilities
+
+    def output_fields(self) -> dict[str, Any]:
+        return self.inner.output_fields()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class RetryingBackend(_Wrapper):
+    """Retries retryable failures with exponential backoff and full jitter."""
+
+    def __init__(
+        self, inner: Backend, *, retries: int = 3, backoff_s: float = 0.5, max_backoff_s: float = 30.0
+    ) -> None:
+        super().__init__(inner)
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self._rng = random.Random(0)
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        results = await self.inner.generate(requests)
+        for attempt in range(1, self.retries + 1):
+            pending = [i for i, c in enumerate(results) if c.error_type in RETRYABLE]
+            if not pending:
+                break
+            ceiling = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+            await asyncio.sleep(self._rng.uniform(0, ceiling))
+            again = await self.inner.generate([requests[i] for i in pending])
+            for index, completion in zip(pending, again, strict=True):
+                results[index] = completion
+        return results
+
+
+class LimitedBackend(_Wrapper):
+    """Caps the number of calls in flight and splits lists into engine-sized batches."""
+
+    def __init__(self, inner: Backend, *, concurrency: int | None = None) -> None:
+        super().__init__(inner)
+        limit = concurrency or inner.capabilities.concurrency
+        self.semaphore = asyncio.Semaphore(max(1, limit))
+
+    async def _one_batch(self, batch: Sequence[Request]) -> list[Completion]:
+        async with self.semaphore:
+            return await self.inner.generate(batch)
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        size = max(1, self.capabilities.batch_size)
+        batches = [requests[i : i + size] for i in range(0, len(requests), size)]
+        if len(batches) == 1:
+            return await self._one_batch(batches[0])
+        done = await asyncio.gather(*(self._one_batch(b) for b in batches))
+        return [c for batch in done for c in batch]
+
+
+class CachedBackend(_Wrapper):
+    """Serves repeated deterministic requests from a SQLite cache; errors are never cached."""
+
+    def __init__(self, inner: Backend, cache: ResponseCache) -> None:
+        super().__init__(inner)
+        self.cache = cache
+
+    def _key(self, request: Request) -> str | None:
+        if request.temperature > 0:
+            return None
+        return self.cache.key(self.inner.name, self.inner.output_fields(), request.output_key())
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        keys = [self._key(r) for r in requests]
+        hits = self.cache.get_many([k for k in keys if k is not None])
+        results: list[Completion | None] = []
+        misses: list[int] = []
+        for index, (request, key) in enumerate(zip(requests, keys, strict=True)):
+            hit = hits.get(key) if key is not None else None
+            if hit is not None:
+                results.append(hit.model_copy(update={"request_id": request.id, "cached": True}))
+            else:
+                results.append(None)
+                misses.append(index)
+        if misses:
+            fresh = await self.inner.generate([requests[i] for i in misses])
+            to_store: dict[str, Completion] = {}
+            for index, completion in zip(misses, fresh, strict=True):
+                results[index] = completion
+                key = keys[index]
+                if key is not None and completion.ok:
+                    to_store[key] = completion
+            self.cache.put_many(to_store)
+        return [c for c in results if c is not None]
+
+
+__all__ = ["RETRYABLE", "CachedBackend", "LimitedBackend", "RetryingBackend"]

@@ -1,0 +1,58 @@
+"""Entry point of the ``halluforge`` command.
+
+The CLI is thin: each command group lives in its own module under ``halluforge.cli`` and
+exposes ``add_parser(subparsers)``; a handler parses, calls the library, prints. Modules are
+imported here but keep heavy imports inside their handlers, so ``halluforge --help`` is
+instant. Any :class:`~halluforge.errors.HalluforgeError` is printed as one line without a
+traceback and exits with its code (2 for user errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from halluforge import __version__
+from halluforge.errors import HalluforgeError
+
+#: command-group modules; each defines add_parser(subparsers)
+COMMAND_MODULES = (
+    "halluforge.cli.run",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every command group."""
+    parser = argparse.ArgumentParser(
+        prog="halluforge",
+        description="Forge adversarial test cases from your data and measure how LLMs hallucinate.",
+    )
+    parser.add_argument("--version", action="version", version=f"halluforge {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except HalluforgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted: run the same command again to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

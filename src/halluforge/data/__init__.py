@@ -1,0 +1,32 @@
+"""Loaders that read user datasets into :class:`~halluforge.records.Example` records.
+
+Each loader takes a :class:`~halluforge.config.DataSource` and yields examples; malformed
+input raises :class:`~halluforge.errors.DataError` naming the file, line and field. The
+papers' filters live in :mod:`halluforge.data.filters` and count every drop with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from halluforge.config import DataSource
+from halluforge.records import Example
+from halluforge.registry import Registry
+
+Loader = Callable[[DataSource], Iterator[Example]]
+
+LOADERS: Registry[Loader] = Registry(
+    "loaders",
+    {
+        "bundled": "halluforge.data.bundled:load_bundled",
+        "mrqa": "halluforge.data.qa:load_mrqa",
+        "realtimeqa": "halluforge.data.qa:load_realtimeqa",
+        "reeval": "halluforge.data.qa:load_reeval",
+        "jsonl": "halluforge.data.tabular:load_jsonl",
+        "csv": "halluforge.data.tabular:load_csv",
+        "parquet": "halluforge.data.tabular:load_parquet",
+        "hf": "halluforge.data.hf:load_hf",
+    },
+)
+
+__all__ = ["LOADERS", "Loader"]

@@ -1,0 +1,22 @@
+"""Scorers: one metric each, registered by name in :data:`SCORERS`.
+
+A scorer gives a value per response (``None`` when it cannot be computed, with the reason in
+details); :mod:`halluforge.metrics.stats` aggregates values into summaries with bootstrap
+confidence intervals.
+"""
+
+from __future__ import annotations
+
+from halluforge.metrics.base import Scorer, ScoreValue
+from halluforge.registry import Registry
+
+SCORERS: Registry[type[Scorer]] = Registry(
+    "scorers",
+    {
+        "em": "halluforge.metrics.match:ExactMatch",
+        "f1": "halluforge.metrics.match:TokenF1",
+        "hit": "halluforge.metrics.match:Hit",
+    },
+)
+
+__all__ = ["SCORERS", "ScoreValue", "Scorer"]

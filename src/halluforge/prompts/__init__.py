@@ -1,0 +1,70 @@
+"""Prompt templates as files: one template per file, ``{name}`` placeholders.
+
+Templates live in this package under ``<group>/<name>.txt`` (for example
+``settings/open_book.txt`` or ``answer_swap/propose.txt``). A user can point
+``HALLUFORGE_PROMPTS_DIR`` at a folder with the same layout to override any of them. Each
+template's sha256 goes into the run manifest and into test-case provenance, so a report can
+tell which wording produced which case. The wording is our own, modelled on the papers' method.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from halluforge.errors import ConfigError
+
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Template:
+    """A named prompt template with its hash and placeholder names."""
+
+    name: str
+    text: str
+
+    @property
+    def sha256(self) -> str:
+        """Hash of the template text (first 12 hex digits)."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:12]
+
+    @property
+    def fields(self) -> set[str]:
+        """Placeholder names used in the template."""
+        return set(_FIELD.findall(self.text))
+
+    def render(self, **values: object) -> str:
+        """Fill placeholders; a missing value is a programming error, named clearly."""
+        missing = self.fields - set(values)
+        if missing:
+            raise ConfigError(
+                f"template {self.name!r} needs {sorted(missing)}",
+                hint="pass every placeholder the template names",
+            )
+        return _FIELD.sub(lambda m: str(values[m.group(1)]), self.text).strip()
+
+
+@lru_cache(maxsize=256)
+def _read(name: str, override_dir: str | None) -> Template:
+    if override_dir:
+        candidate = Path(override_dir) / f"{name}.txt"
+        if candidate.is_file():
+            return Template(name, candidate.read_text(encoding="utf-8"))
+    resource = resources.files("halluforge.prompts").joinpath(f"{name}.txt")
+    if not resource.is_file():
+        raise ConfigError(f"no prompt template {name!r}", hint="check the template name or your prompts dir")
+    return Template(name, resource.read_text(encoding="utf-8"))
+
+
+def load_template(name: str) -> Template:
+    """Load ``<group>/<name>`` from the override dir if set, else from the package."""
+    return _read(name, os.environ.get("HALLUFORGE_PROMPTS_DIR"))
+
+
+__all__ = ["Template", "load_template"]

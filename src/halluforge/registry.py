@@ -1,0 +1,71 @@
+"""One generic registry for pluggable components: generators, scorers, backends, loaders.
+
+Entries are lazy ``"module:attr"`` strings so that ``halluforge --help`` never imports torch or
+llama_cpp. Third-party packages add entries through the entry-point group
+``halluforge.<kind>`` (for example ``halluforge.backends``). Asking for an unknown name raises
+:class:`~halluforge.errors.RegistryError` with a "did you mean" suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from importlib.metadata import entry_points
+from typing import Generic, TypeVar
+
+from halluforge.errors import RegistryError
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    """Maps names to lazily imported objects of one kind."""
+
+    def __init__(self, kind: str, entries: dict[str, str] | None = None) -> None:
+        self.kind = kind
+        self._paths: dict[str, str] = dict(entries or {})
+        self._loaded: dict[str, T] = {}
+        self._entry_points_read = False
+
+    def register(self, name: str, target: str | T) -> None:
+        """Add an entry: a ``"module:attr"`` path or the object itself."""
+        if isinstance(target, str):
+            self._paths[name] = target
+            self._loaded.pop(name, None)
+        else:
+            self._loaded[name] = target
+            self._paths.pop(name, None)
+
+    def _read_entry_points(self) -> None:
+        if self._entry_points_read:
+            return
+        self._entry_points_read = True
+        for ep in entry_points(group=f"halluforge.{self.kind}"):
+            self._paths.setdefault(ep.name, ep.value)
+
+    def names(self) -> list[str]:
+        """All registered names, sorted."""
+        self._read_entry_points()
+        return sorted(set(self._paths) | set(self._loaded))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.names()
+
+    def get(self, name: str) -> T:
+        """Return the object registered under ``name``, importing it on first use."""
+        if name in self._loaded:
+            return self._loaded[name]
+        self._read_entry_points()
+        path = self._paths.get(name)
+        if path is None:
+            close = difflib.get_close_matches(name, self.names(), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"choose one of: {', '.join(self.names())}"
+            raise RegistryError(f"unknown {self.kind} {name!r}", hint=hint)
+        module_name, _, attr = path.partition(":")
+        module = importlib.import_module(module_name)
+        obj: T = getattr(module, attr)
+        self._loaded[name] = obj
+        return obj
+
+
+__all__ = ["Registry"]

@@ -1,0 +1,158 @@
+"""The run store: one SQLite database (WAL) per run directory, append-only by id.
+
+Each stage writes its records under a deterministic id (a hash of the inputs that define the
+record). ``INSERT OR IGNORE`` makes writing a record twice a no-op, which is what lets an
+interrupted run resume without duplicates. Writes happen in transactions of many rows. A
+failed response is stored with its error (failures are data) and is retried on the next run,
+replacing the failed row.
+
+Layout of ``runs/<run-id>/``::
+
+    store.sqlite      the records, one table per kind
+    manifest.json     versions, git revision, seeds, models per role, template hashes, config
+    summary.json      aggregates with confidence intervals (written by the report stage)
+    summary.md        tables shaped like the papers'
+    test_cases.jsonl  exports
+    responses.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from halluforge.errors import StoreError
+from halluforge.records import Example, Record, Response, Score, SeedCase, Skip, TestCase
+
+R = TypeVar("R", bound=Record)
+
+KINDS: dict[str, type[Record]] = {
+    "examples": Example,
+    "seed_cases": SeedCase,
+    "test_cases": TestCase,
+    "responses": Response,
+    "scores": Score,
+    "skips": Skip,
+}
+SCHEMA_VERSION = 1
+
+
+class RunStore:
+    """Typed access to one run's SQLite database."""
+
+    def __init__(self, run_dir: str | Path) -> None:
+        self.run_dir = Path(run_dir)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.run_dir / "store.sqlite"
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            for kind in KINDS:
+                self._db.execute(
+                    f"CREATE TABLE IF NOT EXISTS {kind} ("
+                    "seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, "
+                    "failed INTEGER NOT NULL DEFAULT 0, data TEXT NOT NULL)"
+                )
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has store schema {row[0]}, this version reads {SCHEMA_VERSION}",
+                    hint="use a new --run-id or the halluforge version that wrote it",
+                )
+            self._db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open run store {self.path}: {exc}", hint="use a new --run-id") from exc
+
+    @staticmethod
+    def _kind(cls: type[Record]) -> str:
+        for kind, record_cls in KINDS.items():
+            if record_cls is cls:
+                return kind
+        raise StoreError(f"no table for records of type {cls.__name__}")
+
+    @staticmethod
+    def _failed(record: Record) -> int:
+        return int(bool(getattr(record, "error", None)))
+
+    def put(self, records: Sequence[Record], *, replace_failed: bool = True) -> int:
+        """Write records in one transaction; existing ids are kept unless the stored row failed.
+
+        Returns the number of rows written.
+        """
+        if not records:
+            return 0
+        kind = self._kind(type(records[0]))
+        rows = [(str(getattr(r, "id")), self._failed(r), r.model_dump_json()) for r in records]
+        with self._lock, self._db:
+            before = self._db.total_changes
+            if replace_failed:
+                self._db.executemany(
+                    f"UPDATE {kind} SET failed=?, data=? WHERE id=? AND failed=1",
+                    [(f, d, i) for i, f, d in rows],
+                )
+            self._db.executemany(f"INSERT OR IGNORE INTO {kind} (id, failed, data) VALUES (?, ?, ?)", rows)
+            return self._db.total_changes - before
+
+    def ids(self, cls: type[Record], *, include_failed: bool = True) -> set[str]:
+        """Ids already stored for a record type (failed rows optional)."""
+        kind = self._kind(cls)
+        sql = f"SELECT id FROM {kind}" + ("" if include_failed else " WHERE failed=0")
+        with self._lock:
+            return {row[0] for row in self._db.execute(sql)}
+
+    def iter(self, cls: type[R]) -> Iterator[R]:
+        """Records of one type in insertion order."""
+        kind = self._kind(cls)
+        with self._lock:
+            rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
+        for (data,) in rows:
+            yield cls.model_validate_json(data)
+
+    def all(self, cls: type[R]) -> list[R]:
+        """All records of one type, in insertion order."""
+        return list(self.iter(cls))
+
+    def count(self, cls: type[Record]) -> int:
+        """Number of stored records of one type."""
+        kind = self._kind(cls)
+        with self._lock:
+            (n,) = self._db.execute(f"SELECT COUNT(*) FROM {kind}").fetchone()
+        return int(n)
+
+    def clear(self, cls: type[Record]) -> None:
+        """Delete every record of one type (used to re-score or re-forge a stage alone)."""
+        kind = self._kind(cls)
+        with self._lock, self._db:
+            self._db.execute(f"DELETE FROM {kind}")
+
+    def export_jsonl(self, cls: type[Record], path: str | Path) -> int:
+        """Write one JSON object per line; returns the number of lines."""
+        count = 0
+        with open(path, "w", encoding="utf-8") as handle:
+            for record in self.iter(cls):
+                handle.write(record.model_dump_json() + "\n")
+                count += 1
+        return count
+
+    def write_json(self, name: str, data: object) -> Path:
+        """Write a JSON file into the run directory."""
+        target = self.run_dir / name
+        target.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+        return target
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+
+__all__ = ["KINDS", "RunStore"]
