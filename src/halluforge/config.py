@@ -100,6 +100,9 @@ class ScoreConfig(ConfigModel):
     bootstrap: int = Field(default=1000, ge=0)
     confidence: float = Field(default=0.95, gt=0, lt=1)
     nli_model: str | None = Field(default=None, description="hub id or local path of an NLI model")
+    options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="options per metric, e.g. {premise_judge: {modes: [rule]}}"
+    )
 
 
 class CacheConfig(ConfigModel):

@@ -7,7 +7,7 @@ confidence intervals.
 
 from __future__ import annotations
 
-from halluforge.metrics.base import Scorer, ScoreValue
+from halluforge.metrics.base import ScoreContext, Scorer, ScoreValue
 from halluforge.registry import Registry
 
 SCORERS: Registry[type[Scorer]] = Registry(
@@ -19,4 +19,4 @@ SCORERS: Registry[type[Scorer]] = Registry(
     },
 )
 
-__all__ = ["SCORERS", "ScoreValue", "Scorer"]
+__all__ = ["SCORERS", "ScoreContext", "ScoreValue", "Scorer"]
