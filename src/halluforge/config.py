@@ -90,7 +90,10 @@ class AnswerConfig(ConfigModel):
     max_tokens: int = 24
     temperature: float = 0.0
     few_shot: FewShotConfig = Field(default_factory=FewShotConfig)
-    include_invalid: bool = False
+    include_invalid: bool = Field(default=False, description="also answer test cases that failed a check")
+    include_originals: bool = Field(
+        default=True, description="also answer the unperturbed examples, for before/after comparisons"
+    )
 
 
 class ScoreConfig(ConfigModel):

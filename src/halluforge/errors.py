@@ -7,6 +7,7 @@
     ├── DataError                an input file is unreadable or malformed (names file, line, field)
     ├── RegistryError            an unknown component name (generator, scorer, backend, loader)
     ├── StoreError               the run store is unusable (wrong schema, locked, corrupt)
+    ├── RunFailedError           a run finished but past its allowed error rate
     ├── ModelError               a model cannot be loaded (missing file, missing extra)
     └── BackendError             a call to a model failed
         ├── RateLimitedError         the server said "slow down" (retried with backoff)
@@ -76,6 +77,12 @@ class StoreError(HalluforgeError):
     """The run store cannot be used."""
 
 
+class RunFailedError(HalluforgeError):
+    """A run finished, but more responses failed than ``max_error_rate`` allows."""
+
+    exit_code = 1
+
+
 class ModelError(HalluforgeError):
     """A model cannot be loaded: missing file, missing install extra, bad format."""
 
@@ -120,5 +127,6 @@ __all__ = [
     "ModelError",
     "RateLimitedError",
     "RegistryError",
+    "RunFailedError",
     "StoreError",
 ]

@@ -54,6 +54,9 @@ class RunStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS done (stage TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (stage, key))"
+            )
             for kind in KINDS:
                 self._db.execute(
                     f"CREATE TABLE IF NOT EXISTS {kind} ("
@@ -101,6 +104,16 @@ class RunStore:
                 )
             self._db.executemany(f"INSERT OR IGNORE INTO {kind} (id, failed, data) VALUES (?, ?, ?)", rows)
             return self._db.total_changes - before
+
+    def mark_done(self, stage: str, keys: Sequence[str]) -> None:
+        """Record that these inputs of a stage are finished (so a resumed run skips them)."""
+        with self._lock, self._db:
+            self._db.executemany("INSERT OR IGNORE INTO done VALUES (?, ?)", [(stage, k) for k in keys])
+
+    def done_keys(self, stage: str) -> set[str]:
+        """Inputs of a stage already finished."""
+        with self._lock:
+            return {row[0] for row in self._db.execute("SELECT key FROM done WHERE stage=?", (stage,))}
 
     def ids(self, cls: type[Record], *, include_failed: bool = True) -> set[str]:
         """Ids already stored for a record type (failed rows optional)."""

@@ -1,0 +1,130 @@
+"""``halluforge run``, ``halluforge config show`` and ``halluforge list``."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the run, config and list commands."""
+    run = subparsers.add_parser(
+        "run",
+        help="run every stage for a config (no config: the embedded default on the bundled sample)",
+        description="Load, select, forge, answer, score and report. Running the same config again "
+        "resumes its run directory; --new starts a fresh one (served from the response cache).",
+    )
+    run.add_argument("config", nargs="?", help="YAML run config (default: the embedded default)")
+    _add_overrides(run)
+    run.add_argument("--run-id", help="run directory name under --output-dir (default: config hash)")
+    run.add_argument("--new", action="store_true", help="start a new run directory instead of resuming")
+    run.add_argument("--output-dir", help="where run directories go (default: runs)")
+    run.add_argument("--generator", help="generator model address, e.g. llamacpp/smollm2-135m")
+    run.add_argument("--targets", help="comma-separated target model addresses")
+    run.add_argument("--limit", type=int, help="at most N seed cases")
+    run.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    run.add_argument("--quiet", action="store_true", help="no progress bars")
+    run.set_defaults(handler=handle_run)
+
+    config = subparsers.add_parser("config", help="show the resolved run config")
+    config_sub = config.add_subparsers(dest="config_command", metavar="SUBCOMMAND")
+    show = config_sub.add_parser("show", help="print the config after defaults, file, env and --set")
+    show.add_argument("config", nargs="?")
+    _add_overrides(show)
+    show.set_defaults(handler=handle_config_show)
+
+    listing = subparsers.add_parser("list", help="list registered components")
+    listing.add_argument("kind", choices=["backends", "generators", "scorers", "loaders", "settings"])
+    listing.set_defaults(handler=handle_list)
+
+
+def _add_overrides(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key, e.g. --set select.limit=20 (repeatable)",
+    )
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from halluforge.config import parse_override
+
+    values = dict(parse_override(item) for item in args.overrides)
+    named = {
+        "output_dir": getattr(args, "output_dir", None),
+        "models.generator": getattr(args, "generator", None),
+        "select.limit": getattr(args, "limit", None),
+        "run_id": getattr(args, "run_id", None),
+    }
+    values.update({k: v for k, v in named.items() if v is not None})
+    targets = getattr(args, "targets", None)
+    if targets:
+        values["models.targets"] = [t.strip() for t in targets.split(",") if t.strip()]
+    if getattr(args, "no_cache", False):
+        values["cache.enabled"] = False
+    return values
+
+
+def handle_run(args: argparse.Namespace) -> int:
+    """Run the pipeline with bars, then print the summary tables."""
+    from rich.console import Console
+
+    from halluforge.cli.progress import RichProgress
+    from halluforge.config import load_config
+    from halluforge.pipeline import run_pipeline
+    from halluforge.reports.console import print_summary
+
+    config = load_config(args.config, _overrides(args))
+    if args.new:
+        config = config.model_copy(update={"run_id": f"{config.resolved_run_id()}-{int(time.time())}"})
+    console = Console(stderr=True)
+    out = Console()
+    started = time.perf_counter()
+    if args.quiet:
+        result = run_pipeline(config)
+    else:
+        with RichProgress(console) as progress:
+            result = run_pipeline(config, progress)
+    print_summary(result.summary, out)
+    counts = result.counts
+    out.print(
+        f"run directory: {result.run_dir}  "
+        f"responses: {counts.get('responses', 0)} (cached {counts.get('responses_cached', 0)}, "
+        f"failed {counts.get('responses_failed', 0)})  wall time: {time.perf_counter() - started:.1f}s"
+    )
+    return 0
+
+
+def handle_config_show(args: argparse.Namespace) -> int:
+    """Print the resolved config as YAML."""
+    import yaml
+
+    from halluforge.config import load_config
+
+    config = load_config(args.config, _overrides(args))
+    print(yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False), end="")
+    return 0
+
+
+def handle_list(args: argparse.Namespace) -> int:
+    """Print the names registered for one kind of component."""
+    from halluforge.backends import BACKENDS
+    from halluforge.data import LOADERS
+    from halluforge.forge import GENERATORS
+    from halluforge.metrics import SCORERS
+    from halluforge.settings import SETTINGS
+
+    registries: dict[str, list[str]] = {
+        "backends": BACKENDS.names(),
+        "generators": GENERATORS.names(),
+        "scorers": SCORERS.names(),
+        "loaders": LOADERS.names(),
+        "settings": list(SETTINGS),
+    }
+    for name in registries[args.kind]:
+        print(name)
+    return 0

@@ -1,0 +1,102 @@
+"""The run manifest: everything needed to reproduce or audit a run.
+
+``manifest.json`` records the package version, git revision, Python and platform, the seed,
+the models per role, the hash of every prompt template used, the full config (secrets
+redacted) and the headline counts. It is written when a run starts and again when it ends.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from halluforge import __version__
+from halluforge.prompts import load_template
+
+if TYPE_CHECKING:
+    from halluforge.pipeline import Pipeline
+
+SECRET_MARKERS = ("key", "token", "secret", "password")
+
+
+def git_revision(path: Path | None = None) -> str | None:
+    """The git commit of the source tree halluforge runs from, when it is a checkout."""
+    where = path or Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(where), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def redact(value: Any) -> Any:
+    """Replace values of secret-looking keys so they never reach the manifest."""
+    if isinstance(value, dict):
+        return {
+            k: ("<redacted>" if any(m in str(k).lower() for m in SECRET_MARKERS) else redact(v))
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    return value
+
+
+def template_hashes(pipeline: Pipeline) -> dict[str, str]:
+    """Hashes of every template the run uses."""
+    from halluforge.select import SELECT_TEMPLATES
+    from halluforge.settings import template_for
+
+    hashes = {name: load_template(name).sha256 for name in SELECT_TEMPLATES}
+    for setting in pipeline.config.answer.settings:
+        template = template_for(setting)
+        hashes[template.name] = template.sha256
+    if any(s.startswith("few_shot") for s in pipeline.config.answer.settings):
+        hashes["settings/few_shot_demo"] = load_template("settings/few_shot_demo").sha256
+    for generator in pipeline.generators.values():
+        hashes.update(generator.template_hashes())
+    return dict(sorted(hashes.items()))
+
+
+def write_manifest(pipeline: Pipeline, *, status: str) -> Path:
+    """Write ``manifest.json`` into the run directory."""
+    config = pipeline.config
+    path = pipeline.run_dir / "manifest.json"
+    previous: dict[str, Any] = {}
+    if path.is_file():
+        previous = json.loads(path.read_text(encoding="utf-8"))
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    manifest = {
+        "run_id": config.resolved_run_id(),
+        "status": status,
+        "started": previous.get("started", now) if status != "running" else now,
+        "updated": now,
+        "halluforge_version": __version__,
+        "git_revision": git_revision(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "seed": config.seed,
+        "models": {
+            "generator": config.models.generator,
+            "targets": config.models.targets,
+            "judge": config.models.judge,
+        },
+        "templates": template_hashes(pipeline),
+        "config": redact(config.model_dump(mode="json")),
+        "counts": pipeline.counts,
+    }
+    path.write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")
+    return path
+
+
+__all__ = ["git_revision", "redact", "template_hashes", "write_manifest"]
