@@ -123,6 +123,16 @@ class Pipeline:
             self._backends[address] = open_backend(address, options, self.cache)
         return self._backends[address]
 
+    def open_models(self) -> None:
+        """Open every model of every role up front, so a wrong address fails before any work."""
+        models = self.config.models
+        needs_generator = bool(self.generators)
+        addresses = [*models.targets, *([models.generator] if needs_generator else [])]
+        if models.judge:
+            addresses.append(models.judge)
+        for address in addresses:
+            self.backend(address)
+
     async def aclose(self) -> None:
         """Release engines and files."""
         for backend in self._backends.values():
@@ -296,6 +306,7 @@ class Pipeline:
         started = time.perf_counter()
         try:
             write_manifest(self, status="running")
+            self.open_models()
             self.load()
             await self.select()
             await self.forge()

@@ -8,10 +8,13 @@ Models:
   tried in order against the last user message (``options["default"]`` otherwise);
   ``options["fail"]`` is a list of substrings whose requests fail with ``error_type``
   (``options["fail_type"]``, default ``BackendUnavailableError``).
+
+``options["delay_s"]`` makes every request take that long (for resume and progress tests).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,7 +45,10 @@ class MockBackend(Backend):
 
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
         out = []
+        delay = float(self.options.get("delay_s", 0.0))
         for request in requests:
+            if delay:
+                await asyncio.sleep(delay)
             self.calls += 1
             self.seen.append(request)
             prompt = request.messages[-1].content

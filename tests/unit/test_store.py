@@ -1,0 +1,61 @@
+from pathlib import Path
+
+import pytest
+
+from halluforge.errors import StoreError
+from halluforge.records import Example, Response, stable_id
+from halluforge.store import RunStore
+
+
+def _response(n: int, error: str | None = None) -> Response:
+    return Response(id=f"r{n}", test_case_id="t", model="m", setting="open_book", text=str(n), error=error)
+
+
+def test_put_is_idempotent(tmp_path: Path) -> None:
+    store = RunStore(tmp_path)
+    assert store.put([_response(1), _response(2)]) == 2
+    assert store.put([_response(1), _response(2)]) == 0
+    assert store.count(Response) == 2
+    assert [r.id for r in store.all(Response)] == ["r1", "r2"]
+
+
+def test_failed_rows_are_replaced_successes_kept(tmp_path: Path) -> None:
+    store = RunStore(tmp_path)
+    store.put([_response(1, error="boom")])
+    assert store.ids(Response, include_failed=False) == set()
+    store.put([_response(1)])
+    (row,) = store.all(Response)
+    assert row.error is None
+    store.put([_response(1, error="late failure")])
+    (row,) = store.all(Response)
+    assert row.error is None
+
+
+def test_reopen_keeps_rows_and_done_marks(tmp_path: Path) -> None:
+    store = RunStore(tmp_path)
+    example = Example.build("q?", ["a"], "evidence", source="s")
+    store.put([example])
+    store.mark_done("forge:x", ["k1", "k1", "k2"])
+    store.close()
+    again = RunStore(tmp_path)
+    assert again.all(Example) == [example]
+    assert again.done_keys("forge:x") == {"k1", "k2"}
+
+
+def test_export_jsonl(tmp_path: Path) -> None:
+    store = RunStore(tmp_path)
+    store.put([_response(1), _response(2)])
+    out = tmp_path / "r.jsonl"
+    assert store.export_jsonl(Response, out) == 2
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "store.sqlite").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="store.sqlite"):
+        RunStore(tmp_path)
+
+
+def test_stable_id_is_deterministic() -> None:
+    assert stable_id("a", 1, ["x"]) == stable_id("a", 1, ["x"])
+    assert stable_id("a", 1) != stable_id("a", 2)
