@@ -101,7 +101,11 @@ async def answer_stage(pipeline: Pipeline) -> None:
         total = len(requests)
         pipeline.progress.start(stage, total)
 
-        def sink(results: list[tuple[Request, Completion]], model: str = model) -> None:
+        def sink(
+            results: list[tuple[Request, Completion]],
+            model: str = model,
+            origin: dict[str, tuple[str, str]] = origin,
+        ) -> None:
             rows = []
             for request, completion in results:
                 case_id, setting = origin[request.id]

@@ -115,6 +115,10 @@ class CacheConfig(ConfigModel):
     path: str | None = None
 
 
+def _default_families() -> dict[str, dict[str, Any]]:
+    return {"answer_swap": {}}
+
+
 class RunConfig(ConfigModel):
     """Everything a run needs; the manifest stores it so the run can be rebuilt."""
 
@@ -125,7 +129,7 @@ class RunConfig(ConfigModel):
     filters: FilterConfig = Field(default_factory=FilterConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     select: SelectConfig = Field(default_factory=SelectConfig)
-    families: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"answer_swap": {}})
+    families: dict[str, dict[str, Any]] = Field(default_factory=lambda: _default_families())
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
     backends: dict[str, dict[str, Any]] = Field(

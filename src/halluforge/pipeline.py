@@ -26,7 +26,6 @@ from halluforge.records import (
     Example,
     FieldProvenance,
     Provenance,
-    Response,
     SeedCase,
     Skip,
     TestCase,
@@ -175,7 +174,9 @@ class Pipeline:
         loader = LOADERS.get(source.loader)
         examples = list(loader(source))
         if not examples:
-            raise DataError("no examples", path=source.path or source.loader, hint="check the file and fields")
+            raise DataError(
+                "no examples", path=source.path or source.loader, hint="check the file and fields"
+            )
         if source.limit is not None:
             examples = examples[: source.limit]
         return examples

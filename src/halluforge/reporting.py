@@ -27,7 +27,9 @@ def forge_counts(cases: list[TestCase]) -> dict[str, Any]:
         paths: dict[str, Counter[str]] = defaultdict(Counter)
         for case in mine:
             for field_name, prov in case.provenance.fields.items():
-                label = prov.path if not prov.method or prov.path == "source" else f"{prov.path}:{prov.method}"
+                label = (
+                    prov.path if not prov.method or prov.path == "source" else f"{prov.path}:{prov.method}"
+                )
                 paths[field_name][label] += 1
         out[family] = {
             "test_cases": len(mine),

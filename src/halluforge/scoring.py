@@ -100,7 +100,9 @@ async def _score_metric(
         rows = []
         for sid, case, response in chunk:
             value = (
-                ScoreValue(None, {"reason": "response failed"}) if response.error is not None else next(values)
+                ScoreValue(None, {"reason": "response failed"})
+                if response.error is not None
+                else next(values)
             )
             rows.append(
                 Score(

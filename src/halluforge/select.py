@@ -80,7 +80,9 @@ async def select_seed_cases(
     await run_requests(generator, requests, collect, progress=progress)
 
 
-def _seed_case(example: Example, slot: dict[str, Completion], generator: str, config: SelectConfig) -> SeedCase:
+def _seed_case(
+    example: Example, slot: dict[str, Completion], generator: str, config: SelectConfig
+) -> SeedCase:
     closed, opened = slot["closed_book"], slot["open_book"]
     errors = [c.error for c in (closed, opened) if c.error]
     return SeedCase(

@@ -84,7 +84,7 @@ def demos_from_cases(cases: Sequence[TestCase]) -> list[Demo]:
 
 
 def pick_demos(pool: Sequence[Demo], case: TestCase, k: int, seed: int) -> list[Demo]:
-    """k demos for one case, never the case's own question, deterministic per case."""
+    """K demos for one case, never the case's own question, deterministic per case."""
     candidates = [d for d in pool if d.question != case.question]
     rng = random.Random(stable_id("demos", seed, case.id))
     return rng.sample(candidates, min(k, len(candidates)))

@@ -29,6 +29,7 @@ from halluforge.errors import StoreError
 from halluforge.records import Example, Record, Response, Score, SeedCase, Skip, TestCase
 
 R = TypeVar("R", bound=Record)
+Stored = Example | SeedCase | TestCase | Response | Score | Skip
 
 KINDS: dict[str, type[Record]] = {
     "examples": Example,
@@ -55,7 +56,8 @@ class RunStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             self._db.execute(
-                "CREATE TABLE IF NOT EXISTS done (stage TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (stage, key))"
+                "CREATE TABLE IF NOT EXISTS done "
+                "(stage TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (stage, key))"
             )
             for kind in KINDS:
                 self._db.execute(
@@ -86,7 +88,7 @@ class RunStore:
     def _failed(record: Record) -> int:
         return int(bool(getattr(record, "error", None)))
 
-    def put(self, records: Sequence[Record], *, replace_failed: bool = True) -> int:
+    def put(self, records: Sequence[Stored], *, replace_failed: bool = True) -> int:
         """Write records in one transaction; existing ids are kept unless the stored row failed.
 
         Returns the number of rows written.
@@ -94,7 +96,7 @@ class RunStore:
         if not records:
             return 0
         kind = self._kind(type(records[0]))
-        rows = [(str(getattr(r, "id")), self._failed(r), r.model_dump_json()) for r in records]
+        rows = [(str(r.id), self._failed(r), r.model_dump_json()) for r in records]
         with self._lock, self._db:
             before = self._db.total_changes
             if replace_failed:

@@ -12,8 +12,10 @@ from halluforge.cli.main import main
 
 def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], config: dict[str, object]) -> tuple[int, str]:
     path = tmp_path / "run.yaml"
-    base: dict[str, object] = {"output_dir": str(tmp_path / "runs"), "models": {"generator": "mock/echo",
-                               "targets": ["mock/echo"]}}
+    base: dict[str, object] = {
+        "output_dir": str(tmp_path / "runs"),
+        "models": {"generator": "mock/echo", "targets": ["mock/echo"]},
+    }
     base.update(config)
     path.write_text(yaml.safe_dump(base))
     code = main(["run", str(path), "--quiet"])

@@ -69,10 +69,20 @@ def test_ready_made_test_cases_skip_forging(tmp_path: Path) -> None:
     data.write_text(
         json.dumps(
             [
-                {"q_id": 0, "question": "Where is the tower?", "answer": "Lyon",
-                 "evidence": "The iron tower stands in Lyon, built for a fair long ago.", "source": "x"},
-                {"q_id": 1, "question": "Who built it?", "answer": "Ada",
-                 "evidence": "It was built by Ada and her crew in a single hot summer.", "source": "x"},
+                {
+                    "q_id": 0,
+                    "question": "Where is the tower?",
+                    "answer": "Lyon",
+                    "evidence": "The iron tower stands in Lyon, built for a fair long ago.",
+                    "source": "x",
+                },
+                {
+                    "q_id": 1,
+                    "question": "Who built it?",
+                    "answer": "Ada",
+                    "evidence": "It was built by Ada and her crew in a single hot summer.",
+                    "source": "x",
+                },
             ]
         )
     )

@@ -52,7 +52,7 @@ def test_export_jsonl(tmp_path: Path) -> None:
 
 def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "store.sqlite").write_bytes(b"this is not a database" * 100)
-    with pytest.raises(StoreError, match="store.sqlite"):
+    with pytest.raises(StoreError, match=r"store\.sqlite"):
         RunStore(tmp_path)
 
 

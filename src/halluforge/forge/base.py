@@ -98,8 +98,12 @@ class Generator(abc.ABC):
     def skip(self, item: Any, reason: str) -> Skip:
         """A skip record for an input that yields no test case."""
         item_id = self.input_id(item)
-        return Skip(id=stable_id("forge-skip", self.family, item_id), stage=f"forge:{self.family}",
-                    reason=reason, item=item_id)
+        return Skip(
+            id=stable_id("forge-skip", self.family, item_id),
+            stage=f"forge:{self.family}",
+            reason=reason,
+            item=item_id,
+        )
 
     @abc.abstractmethod
     async def forge_one(self, item: Any, ctx: ForgeContext) -> list[TestCase | Skip]:

@@ -1,6 +1,7 @@
 """The scorer contract.
 
-``ascore_batch`` (async) / ``score_batch`` take (test case, response) pairs and returns one :class:`ScoreValue` per pair.
+``ascore_batch`` (async) and ``score_batch`` take (test case, response) pairs and return
+one :class:`ScoreValue` per pair.
 Cheap scorers implement :meth:`Scorer.score` and inherit the loop; model-based scorers (NLI,
 judge) override ``score_batch`` to batch. A scorer that needs a model receives it by role or
 path in its constructor, never through a hidden download.
