@@ -117,12 +117,7 @@ async def answer_stage(pipeline: Pipeline) -> None:
 
         await run_requests(backend, requests, sink, progress=hook)
         pipeline.progress.finish(stage)
-    responses = store.all(Response)
-    pipeline.counts["test_cases"] = len(all_cases)
     pipeline.counts["test_cases_invalid_not_answered"] = len(all_cases) - len(cases)
-    pipeline.counts["responses"] = len(responses)
-    pipeline.counts["responses_failed"] = sum(1 for r in responses if r.error)
-    pipeline.counts["responses_cached"] = sum(1 for r in responses if r.cached)
     pipeline.counts["settings_not_applicable"] = dict(not_applicable)
 
 

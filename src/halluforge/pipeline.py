@@ -351,6 +351,56 @@ def _halve(hook: Any) -> Any:
     return inner
 
 
+def config_of_run(run_dir: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+    """The config a run directory was made with (from its manifest), plus overrides."""
+    import json
+
+    from halluforge.config import load_config
+
+    path = Path(run_dir)
+    manifest = path / "manifest.json"
+    if not manifest.is_file():
+        raise ConfigError(f"{path} is not a run directory (no manifest.json)", hint="pass runs/<run-id>")
+    data = json.loads(manifest.read_text(encoding="utf-8"))["config"]
+    data.update({"run_id": path.name, "output_dir": str(path.parent)})
+    merged = dict(data)
+    for dotted, value in (overrides or {}).items():
+        node = merged
+        *parents, last = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return load_config(None, merged, environ={})
+
+
+async def _rescore(pipeline: Pipeline, with_scores: bool) -> Any:
+    try:
+        if with_scores:
+            await pipeline.score()
+        return pipeline.report()
+    finally:
+        await pipeline.aclose()
+
+
+def rescore_run(
+    run_dir: str | Path,
+    overrides: dict[str, Any] | None = None,
+    *,
+    scores: bool = True,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Re-run the score and report stages (or only report) of an existing run; no model is asked to answer."""
+    started = time.perf_counter()
+    pipeline = Pipeline(config_of_run(run_dir, overrides), progress)
+    summary = asyncio.run(_rescore(pipeline, scores))
+    return RunResult(
+        run_dir=pipeline.run_dir,
+        summary=summary,
+        counts=pipeline.counts,
+        seconds=time.perf_counter() - started,
+    )
+
+
 def run_pipeline(config: RunConfig | None = None, progress: Progress | None = None) -> RunResult:
     """Run every stage of ``config`` (the embedded default when None)."""
     from halluforge.settings import check_settings
@@ -374,4 +424,12 @@ def run_pipeline(config: RunConfig | None = None, progress: Progress | None = No
     return result
 
 
-__all__ = ["NullProgress", "Pipeline", "Progress", "RunResult", "run_pipeline"]
+__all__ = [
+    "NullProgress",
+    "Pipeline",
+    "Progress",
+    "RunResult",
+    "config_of_run",
+    "rescore_run",
+    "run_pipeline",
+]

@@ -69,6 +69,11 @@ def report_stage(pipeline: Pipeline) -> Summary:
         scores + extra, n_boot=config.score.bootstrap, confidence=config.score.confidence, seed=config.seed
     )
     counts = dict(pipeline.counts)
+    responses = store.all(Response)
+    counts["test_cases"] = len(cases)
+    counts["responses"] = len(responses)
+    counts["responses_failed"] = sum(1 for r in responses if r.error)
+    counts["responses_cached"] = sum(1 for r in responses if r.cached)
     counts["seed_buckets"] = seed_counts(store.all(SeedCase))
     counts["forge"] = forge_counts(cases)
     counts["skips"] = skip_counts(store.all(Skip))
@@ -78,7 +83,7 @@ def report_stage(pipeline: Pipeline) -> Summary:
     (pipeline.run_dir / "summary.md").write_text(render_summary_markdown(summary), encoding="utf-8")
     store.export_jsonl(TestCase, pipeline.run_dir / "test_cases.jsonl")
     store.export_jsonl(Response, pipeline.run_dir / "responses.jsonl")
-    pipeline.counts.update({k: v for k, v in counts.items() if k not in pipeline.counts})
+    pipeline.counts.update(counts)
     return summary
 
 

@@ -37,6 +37,7 @@ def add_parser(subparsers: Any) -> None:
     listing = subparsers.add_parser("list", help="list registered components")
     listing.add_argument("kind", choices=["backends", "generators", "scorers", "loaders", "settings"])
     listing.set_defaults(handler=handle_list)
+    add_rescore_parsers(subparsers)
 
 
 def _add_overrides(parser: argparse.ArgumentParser) -> None:
@@ -127,4 +128,43 @@ def handle_list(args: argparse.Namespace) -> int:
     }
     for name in registries[args.kind]:
         print(name)
+    return 0
+
+
+def add_rescore_parsers(subparsers: Any) -> None:
+    """Register ``halluforge score RUN_DIR`` and ``halluforge report RUN_DIR``."""
+    score = subparsers.add_parser(
+        "score", help="re-score an existing run (e.g. with an NLI model) without asking any model again"
+    )
+    score.add_argument("run_dir")
+    _add_overrides(score)
+    score.set_defaults(handler=handle_score)
+    report = subparsers.add_parser("report", help="rebuild the summary and exports of a run from its store")
+    report.add_argument("run_dir")
+    report.set_defaults(handler=handle_report, overrides=[])
+
+
+def _print_result(result: Any) -> None:
+    from rich.console import Console
+
+    from halluforge.reports.console import print_summary
+
+    out = Console()
+    print_summary(result.summary, out)
+    out.print(f"run directory: {result.run_dir}")
+
+
+def handle_score(args: argparse.Namespace) -> int:
+    """Re-run the score and report stages."""
+    from halluforge.pipeline import rescore_run
+
+    _print_result(rescore_run(args.run_dir, _overrides(args), scores=True))
+    return 0
+
+
+def handle_report(args: argparse.Namespace) -> int:
+    """Re-run the report stage."""
+    from halluforge.pipeline import rescore_run
+
+    _print_result(rescore_run(args.run_dir, scores=False))
     return 0
