@@ -1,0 +1,110 @@
+"""Answer-text helpers shared by selection, forging and scoring.
+
+:func:`normalize_answer` is the SQuAD normalisation used for exact match (lowercase, no
+punctuation, no articles, single spaces). :func:`find_answer_spans` locates an answer inside a
+passage *by the same normalisation*, but token by token and with character offsets, so that
+"is the answer still in the passage?" (:func:`contains_answer`) and "replace the answer in the
+passage" (``forge.validate.span_replace``) always agree about what counts as an occurrence.
+
+Matching rules, and why:
+
+- tokens are runs of letters and digits; case and accents are folded; the articles a/an/the
+  are ignored, as in SQuAD;
+- an answer matches a run of whole passage tokens whose concatenation equals the answer's
+  concatenated tokens, so ``"1,000"`` matches ``"1000"``, ``"U.S."`` matches ``"US"`` and
+  ``"Paris"`` matches inside ``"Paris-based"`` or ``"Paris's"``, but never inside ``"Parisian"``;
+- tokens of one match may be separated only by short punctuation or spaces, not by a line break.
+
+Limits: no stemming or synonyms ("Einstein" does not match "Albert Einstein's theory" in
+reverse), and since articles are ignored "Vitamin A" matches "vitamin" alone.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
+_PUNCT = frozenset(string.punctuation)
+_TOKEN = re.compile(r"[^\W_]+")
+#: what may separate two tokens of one match: spaces and light punctuation, no line break
+_GAP = re.compile(r"[ \t\-‐–—.,'’/&:]{0,3}")
+
+
+def normalize_answer(text: str) -> str:
+    """SQuAD normalisation: lowercase, drop punctuation and articles, collapse spaces."""
+    lowered = text.lower()
+    no_punct = "".join(ch for ch in lowered if ch not in _PUNCT)
+    no_articles = _ARTICLES_RE.sub(" ", no_punct)
+    return " ".join(no_articles.split())
+
+
+def _fold(token: str) -> str:
+    """Lowercase and strip accents so that "Pelé" and "Pele" compare equal."""
+    decomposed = unicodedata.normalize("NFKD", token.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Folded non-article tokens of ``text`` with their character offsets."""
+    out = []
+    for match in _TOKEN.finditer(text):
+        folded = _fold(match.group())
+        if folded and folded not in _ARTICLES:
+            out.append((folded, match.start(), match.end()))
+    return out
+
+
+def answer_key(answer: str) -> str:
+    """The answer's folded tokens concatenated: what a passage span must spell out."""
+    return "".join(token for token, _, _ in _tokens(answer))
+
+
+def find_answer_spans(text: str, answer: str) -> list[tuple[int, int]]:
+    """Character spans of every non-overlapping occurrence of ``answer`` in ``text``.
+
+    A span covers whole tokens only, from the first letter or digit of the first token to
+    the last of the final token (surrounding punctuation such as a possessive 's stays out).
+    An answer with no tokens (empty, or only an article) occurs nowhere.
+    """
+    key = answer_key(answer)
+    if not key:
+        return []
+    tokens = _tokens(text)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        built = ""
+        j = i
+        found = False
+        while j < len(tokens) and len(built) < len(key):
+            if j > i and not _GAP.fullmatch(text[tokens[j - 1][2] : tokens[j][1]]):
+                break
+            built += tokens[j][0]
+            if not key.startswith(built):
+                break
+            if built == key:
+                found = True
+                break
+            j += 1
+        if found:
+            spans.append((tokens[i][1], tokens[j][2]))
+            i = j + 1
+        else:
+            i += 1
+    return spans
+
+
+def contains_answer(text: str, answer: str) -> bool:
+    """True when ``answer`` occurs in ``text`` as whole tokens, after normalisation."""
+    return bool(find_answer_spans(text, answer))
+
+
+def count_occurrences(text: str, answer: str) -> int:
+    """How many non-overlapping times ``answer`` occurs in ``text`` (see :func:`find_answer_spans`)."""
+    return len(find_answer_spans(text, answer))
+
+
+__all__ = ["answer_key", "contains_answer", "count_occurrences", "find_answer_spans", "normalize_answer"]
