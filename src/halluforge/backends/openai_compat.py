@@ -1,0 +1,282 @@
+"""Any OpenAI-compatible server through the official SDK: OpenAI itself, vLLM, llama.cpp, TGI...
+
+Addresses: ``openai/gpt-4o-mini`` (OpenAI, or ``options["base_url"]``, or ``OPENAI_BASE_URL``)
+and ``openai@http://127.0.0.1:8000/v1/MODEL`` (the server named in the address wins).
+
+The key comes from the environment: ``OPENAI_API_KEY``, or the variable named by
+``options["api_key_env"]``. A self-hosted server usually needs no key, so any base URL other
+than OpenAI's own gets the placeholder ``"EMPTY"`` when the variable is unset; OpenAI's own
+URL without a key is a :class:`~halluforge.errors.ModelError` raised at creation. The key is
+never logged, stored or put into an error message.
+
+The SDK's own retries are switched off (``max_retries=0``) because
+:class:`~halluforge.backends.wrappers.RetryingBackend` retries every backend the same way. SDK
+errors are translated here, at the boundary, into completions that carry the matching
+halluforge error class name: 429 → ``RateLimitedError``, timeout → ``BackendTimeoutError``,
+connection failure or 5xx → ``BackendUnavailableError``, a 400 about the context length →
+``ContextLengthError``, anything else → ``BackendError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlparse
+
+from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion, messages_to_prompt
+from halluforge.errors import (
+    BackendError,
+    BackendTimeoutError,
+    BackendUnavailableError,
+    ConfigError,
+    ContextLengthError,
+    ModelError,
+    RateLimitedError,
+)
+from halluforge.records import Completion, Request, Usage
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+#: options this backend reads (``concurrency`` is also read by the limit wrapper)
+OPTIONS = ("base_url", "api_key_env", "timeout_s", "api", "concurrency", "organization")
+
+#: phrases servers use when a prompt does not fit (OpenAI, vLLM, llama.cpp, TGI)
+_CONTEXT_PHRASES = (
+    "context length",
+    "context_length",
+    "context window",
+    "maximum context",
+    "too many tokens",
+    "reduce the length",
+    "input is too long",
+    "prompt is too long",
+)
+
+_INSTALL_HINT = 'pip install "halluforge[openai]"'
+
+
+def _is_openai_url(url: str) -> bool:
+    host = urlparse(url).hostname or ""
+    return host == "api.openai.com" or host.endswith(".openai.com")
+
+
+def resolve_base_url(spec: ModelSpec, options: dict[str, Any]) -> str:
+    """The server to call: the address, then ``options["base_url"]``, then the environment, then OpenAI."""
+    url = spec.base_url or options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+    return str(url).rstrip("/")
+
+
+def resolve_api_key(base_url: str, options: dict[str, Any]) -> str:
+    """Read the key from the environment; self-hosted servers without one get ``"EMPTY"``."""
+    env_name = str(options.get("api_key_env") or "OPENAI_API_KEY")
+    key = os.environ.get(env_name, "").strip()
+    if key:
+        return key
+    if _is_openai_url(base_url):
+        raise ModelError(
+            f"no API key for {base_url}: the environment variable {env_name} is not set",
+            hint=f"set {env_name} (export {env_name}=sk-...) or point the address at a local server",
+        )
+    return "EMPTY"
+
+
+def _status_code(exc: BaseException) -> int | None:
+    code = getattr(exc, "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def translate_error(exc: BaseException, secret: str = "") -> BackendError:
+    """Map an SDK exception to the halluforge error tree, with any secret scrubbed out."""
+    import openai
+
+    message = str(exc) or type(exc).__name__
+    if secret and secret != "EMPTY":
+        message = message.replace(secret, "***")
+    status = _status_code(exc)
+    if isinstance(exc, openai.RateLimitError) or status == 429:
+        return RateLimitedError(f"rate limited: {message}", hint="lower concurrency or wait")
+    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
+        return BackendTimeoutError(
+            f"no answer in time: {message}", hint="raise timeout_s or lower concurrency"
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        return BackendUnavailableError(f"cannot reach the server: {message}", hint="check that it is running")
+    if status is not None and status >= 500:
+        return BackendUnavailableError(f"server error {status}: {message}", hint="check the server's logs")
+    lowered = message.lower()
+    if (status == 400 or status == 413) and any(p in lowered for p in _CONTEXT_PHRASES):
+        return ContextLengthError(
+            f"prompt too long: {message}", hint="shorten the context or use a bigger model"
+        )
+    if status is not None:
+        return BackendError(f"HTTP {status}: {message}")
+    return BackendError(f"{type(exc).__name__}: {message}")
+
+
+class OpenAICompatBackend(Backend):
+    """Fans requests out to an OpenAI-compatible server, one HTTP call per request."""
+
+    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(
+                f"unknown openai option(s): {', '.join(unknown)}",
+                hint=f"the openai backend accepts: {', '.join(OPTIONS)}",
+            )
+        self.spec = spec
+        self.base_url = resolve_base_url(spec, options)
+        self._key = resolve_api_key(self.base_url, options)
+        self.api = str(options.get("api", "chat"))
+        if self.api not in ("chat", "completions"):
+            raise ConfigError(
+                f"openai option 'api' must be 'chat' or 'completions', got {self.api!r}",
+                hint="use api: completions only for servers that lack the chat endpoint",
+            )
+        try:
+            self.timeout_s = float(options.get("timeout_s", 120.0))
+            concurrency = int(options.get("concurrency", 16))
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(
+                f"openai options timeout_s and concurrency must be numbers: {exc}",
+                hint="for example timeout_s: 60, concurrency: 16",
+            ) from exc
+        organization = options.get("organization")
+        self.organization: str | None = str(organization) if organization else None
+        self.capabilities = Capabilities(
+            chat_template=True, logprobs=True, max_context=None, batch_size=1, concurrency=max(1, concurrency)
+        )
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    def __repr__(self) -> str:  # never show the key
+        return f"OpenAICompatBackend({self.spec.address!r}, base_url={self.base_url!r})"
+
+    def output_fields(self) -> dict[str, Any]:
+        """The server and endpoint: the same model name on two servers is two models."""
+        return {"base_url": self.base_url, "api": self.api}
+
+    def _get_client(self) -> Any:
+        """One client per event loop (an HTTP connection pool cannot cross loops)."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            import openai
+
+            self._client = openai.AsyncOpenAI(
+                api_key=self._key,
+                base_url=self.base_url,
+                organization=self.organization,
+                max_retries=0,
+                timeout=self.timeout_s,
+            )
+            self._client_loop = loop
+        return self._client
+
+    async def _chat(self, client: Any, request: Request) -> Completion:
+        kwargs: dict[str, Any] = {
+            "model": self.spec.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "top_p": request.top_p,
+            "seed": request.seed,
+        }
+        if request.stop:
+            kwargs["stop"] = list(request.stop)
+        if request.logprobs:
+            kwargs["logprobs"] = True
+        out = await client.chat.completions.create(**kwargs)
+        choice = out.choices[0]
+        logprobs: list[float] | None = None
+        if request.logprobs and choice.logprobs is not None and choice.logprobs.content is not None:
+            logprobs = [float(t.logprob) for t in choice.logprobs.content]
+        return Completion(
+            request_id=request.id,
+            text=choice.message.content or "",
+            token_logprobs=logprobs,
+            usage=_usage(out),
+            finish_reason=choice.finish_reason,
+        )
+
+    async def _legacy(self, client: Any, request: Request) -> Completion:
+        kwargs: dict[str, Any] = {
+            "model": self.spec.model,
+            "prompt": messages_to_prompt(request.messages),
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "top_p": request.top_p,
+            "seed": request.seed,
+        }
+        if request.stop:
+            kwargs["stop"] = list(request.stop)
+        if request.logprobs:
+            kwargs["logprobs"] = 1
+        out = await client.completions.create(**kwargs)
+        choice = out.choices[0]
+        logprobs: list[float] | None = None
+        if request.logprobs and choice.logprobs is not None and choice.logprobs.token_logprobs is not None:
+            logprobs = [float(v) for v in choice.logprobs.token_logprobs if v is not None]
+        return Completion(
+            request_id=request.id,
+            text=choice.text or "",
+            token_logprobs=logprobs,
+            usage=_usage(out),
+            finish_reason=choice.finish_reason,
+        )
+
+    async def _one(self, client: Any, request: Request) -> Completion:
+        started = time.perf_counter()
+        try:
+            call = self._chat if self.api == "chat" else self._legacy
+            completion = await call(client, request)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            return error_completion(request, translate_error(exc, self._key))
+        return completion.model_copy(update={"latency_s": time.perf_counter() - started})
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        if not requests:
+            return []
+        client = self._get_client()
+        return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            if self._client_loop is asyncio.get_running_loop():
+                await client.close()
+            self._client_loop = None
+
+
+def _usage(out: Any) -> Usage:
+    usage = getattr(out, "usage", None)
+    if usage is None:
+        return Usage()
+    return Usage(
+        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+    )
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``openai``; fails early without the SDK or without a needed key."""
+    try:
+        import openai  # noqa: F401
+    except ImportError as exc:
+        raise ModelError(
+            "the openai backend needs the openai SDK, which is not installed", hint=_INSTALL_HINT
+        ) from exc
+    return OpenAICompatBackend(spec, options)
+
+
+__all__ = [
+    "OPENAI_URL",
+    "OpenAICompatBackend",
+    "create",
+    "resolve_api_key",
+    "resolve_base_url",
+    "translate_error",
+]
