@@ -1,0 +1,606 @@
+"""``context_enrich``: ReEval / AutoDebug Category 2, evidence enriched with related passages.
+
+The attack keeps the answer but buries it in denser evidence. For one seed case (by default
+closed-book wrong and open-book right, so answering needs the evidence) the generator:
+
+1. picks the **supporting sentence**: the generator LLM copies the evidence sentence that
+   shows the answer; the reply must match a sentence of the evidence (fuzzy match allowed)
+   that contains the gold answer. Fallback: the evidence sentence containing the answer with
+   the highest word overlap with the question.
+2. **retrieves** top-k passages from distinct titles, twice: with the question as the query
+   (variant ``question``) and with the evidence as the query (variant ``evidence``). Passages
+   that contain the query text and near-duplicates (cosine above ``dedupe_cosine`` with the
+   retriever's embeddings, token Jaccard when it has none) are dropped.
+3. asks the LLM to **summarize** the retrieved passages (validated: long enough and drawn
+   from the passages; fallback: the passages' most question-relevant sentences).
+4. asks the LLM to **merge** the supporting sentence with the summary (validated: keeps the
+   answer span, adds retrieved content, does not ramble; fallback: an extractive merge of the
+   supporting sentence and the most question-relevant retrieved sentences).
+
+Each seed yields two test cases, one per variant, sharing ``parent_seed``; a question counts
+as answered only when both are (:func:`halluforge.metrics.nli.merge_variants`). The expected
+answers are the original gold answers. Provenance records per field (support, summary,
+context) whether the LLM or a fallback produced it, and why LLM outputs were rejected.
+
+References: Yu et al., "ReEval: Automatic Hallucination Evaluation for Retrieval-Augmented
+Large Language Models via Transferable Adversarial Attacks" (§3.2, Table 9); the AutoDebug
+preprint of the same work (§2.2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import html
+import importlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from halluforge.errors import ConfigError, ModelError
+from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.prompts import Template
+from halluforge.records import (
+    FieldProvenance,
+    Provenance,
+    SeedBucket,
+    SeedCase,
+    Skip,
+    TestCase,
+    stable_id,
+)
+from halluforge.retrieval.base import Hit, Passage, Retriever
+from halluforge.text import contains_answer
+
+Variant = Literal["question", "evidence"]
+
+#: fuzzy-match ratio above which an LLM reply counts as a copy of an evidence sentence
+SUPPORT_MATCH_RATIO = 0.8
+#: how many retrieved sentences the extractive fallbacks keep
+EXTRACT_SENTENCES = 3
+
+_TAG = re.compile(r"<[^>]+>")
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_ABBREVIATION = re.compile(
+    r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
+)
+_LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s*", re.IGNORECASE)
+_QUOTES = "\"'“”‘’`"
+_STOPWORDS = frozenset(
+    {
+        *("a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but"),
+        *("is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those"),
+        *("which", "who", "whom", "what", "when", "where", "why", "how", "did", "do", "does", "has", "have"),
+        *("had", "as", "into", "than", "then", "there", "their", "they", "he", "she", "his", "her", "we"),
+        *("you", "i", "not", "no"),
+    }
+)
+
+
+def _default_buckets() -> list[SeedBucket]:
+    return ["closed_wrong_open_right"]
+
+
+def _default_variants() -> list[Variant]:
+    return ["question", "evidence"]
+
+
+class ContextEnrichOptions(GeneratorOptions):
+    """Options of the ``context_enrich`` family."""
+
+    buckets: list[SeedBucket] = Field(
+        default_factory=_default_buckets,
+        description="seed status buckets to forge from (ReEval §3.2: closed-book wrong, open-book right)",
+    )
+    k: int = Field(default=3, ge=1, le=20, description="passages retrieved per variant, from distinct titles")
+    retrieval: list[Variant] = Field(
+        default_factory=_default_variants,
+        min_length=1,
+        description="queries to retrieve with: the question, the evidence, or both (two test cases)",
+    )
+    index: str = Field(default="default", description="'default' (wiki-offline summaries) or an index path")
+    dedupe_cosine: float = Field(
+        default=0.85, gt=0, le=1, description="drop a passage this similar to one already kept"
+    )
+    max_attempts: int = Field(default=2, ge=1, le=5, description="LLM tries per step before the fallback")
+    candidates: int = Field(default=20, ge=1, description="hits fetched per query before filtering")
+    max_tokens: int = Field(default=160, ge=16, description="token budget of the summary and merge replies")
+
+
+# -- text helpers ----------------------------------------------------------------------------
+
+
+def clean_text(text: str) -> str:
+    """Evidence as plain text: HTML tags removed, entities decoded, spaces collapsed."""
+    return _SPACE.sub(" ", html.unescape(_TAG.sub("", text))).strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split plain text into sentences at ``.!?`` followed by a capital, sparing abbreviations."""
+    text = clean_text(text)
+    if not text:
+        return []
+    sentences: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        head = text[start : match.start()].rstrip("\"'”’)]")
+        if _ABBREVIATION.search(head):
+            continue
+        sentences.append(text[start : match.end()].strip())
+        start = match.end()
+    sentences.append(text[start:].strip())
+    return [s for s in sentences if s]
+
+
+def words(text: str) -> list[str]:
+    """Lowercase runs of letters and digits: punctuation of any script (curly quotes too) dropped."""
+    return _WORD.findall(text.casefold())
+
+
+def norm(text: str) -> str:
+    """``text`` as its words joined by single spaces (the form every comparison here uses)."""
+    return " ".join(words(text))
+
+
+def content_words(text: str) -> set[str]:
+    """Words of ``text`` without stopwords (for overlap and relevance)."""
+    return {w for w in words(text) if w not in _STOPWORDS}
+
+
+def jaccard(a: str, b: str) -> float:
+    """Token Jaccard similarity of two texts (the near-duplicate test without embeddings)."""
+    left, right = set(words(a)), set(words(b))
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def has_answer(text: str, answers: Sequence[str]) -> bool:
+    """Whether any gold answer occurs in ``text`` (normalised containment)."""
+    return any(contains_answer(text, a) for a in answers if a.strip())
+
+
+def strip_reply(text: str) -> str:
+    """An LLM reply without a leading label (``Sentence:``), wrapping quotes or extra lines."""
+    reply = _LEAD.sub("", text.strip())
+    reply = reply.strip().split("\n\n")[0].strip()
+    if len(reply) >= 2 and reply[0] in _QUOTES and reply[-1] in _QUOTES:
+        reply = reply[1:-1].strip()
+    return _SPACE.sub(" ", reply)
+
+
+# -- validators and fallbacks ----------------------------------------------------------------
+
+
+def match_support(reply: str, sentences: Sequence[str], answers: Sequence[str]) -> tuple[str | None, str]:
+    """Validate an LLM supporting sentence: the evidence sentence it copies, or None and why.
+
+    The reply must match one sentence of the evidence (normalised equality, containment either
+    way when the shorter side has at least two thirds of the words, or a fuzzy ratio of at least
+    :data:`SUPPORT_MATCH_RATIO`) and that sentence must contain a gold answer. The evidence's
+    own wording is returned so the test case never carries the LLM's typos.
+    """
+    text = norm(strip_reply(reply))
+    if not text:
+        return None, "empty reply"
+    best, best_ratio = None, 0.0
+    for sentence in sentences:
+        target = norm(sentence)
+        if not target:
+            continue
+        if target == text:
+            ratio = 1.0
+        elif text in target or target in text:
+            short, long = sorted((len(text.split()), len(target.split())))
+            ratio = 0.95 if short * 3 >= long * 2 else 0.0
+        else:
+            ratio = difflib.SequenceMatcher(None, text, target, autojunk=False).ratio()
+        if ratio > best_ratio:
+            best, best_ratio = sentence, ratio
+    if best is None or best_ratio < SUPPORT_MATCH_RATIO:
+        return None, f"not a sentence of the evidence (best match {best_ratio:.2f})"
+    if not has_answer(best, answers):
+        return None, "the sentence does not contain the answer"
+    return best, ""
+
+
+def fallback_support(question: str, sentences: Sequence[str], answers: Sequence[str]) -> str | None:
+    """The evidence sentence containing the answer with the most question words (first on ties)."""
+    wanted = content_words(question)
+    best, best_overlap = None, -1
+    for sentence in sentences:
+        if not has_answer(sentence, answers):
+            continue
+        overlap = len(wanted & content_words(sentence))
+        if overlap > best_overlap:
+            best, best_overlap = sentence, overlap
+    return best
+
+
+def check_summary(summary: str, passages: Sequence[Passage]) -> str:
+    """Why an LLM summary is rejected ('' when accepted): too short, or not drawn from the passages."""
+    words = content_words(summary)
+    if len(words) < 5:
+        return "summary too short"
+    source = set().union(*(content_words(p.text) for p in passages)) if passages else set()
+    grounded = len(words & source) / len(words)
+    if grounded < 0.5:
+        return f"summary not drawn from the passages ({grounded:.0%} of its words are)"
+    return ""
+
+
+def check_merge(merged: str, support: str, summary: str, answers: Sequence[str]) -> str:
+    """Why an LLM merge is rejected ('' when accepted).
+
+    It must keep the answer span, add at least a few words of the summary beyond the supporting
+    sentence, and stay within twice the length of its two inputs (no rambling or loops).
+    """
+    if not has_answer(merged, answers):
+        return "merged text lost the answer"
+    added = (content_words(summary) - content_words(support)) & content_words(merged)
+    if len(added) < min(3, len(content_words(summary) - content_words(support))):
+        return "merged text adds nothing from the summary"
+    limit = 2 * (len(support.split()) + len(summary.split())) + 10
+    if len(merged.split()) > limit:
+        return "merged text is far longer than its inputs"
+    return ""
+
+
+def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTRACT_SENTENCES) -> list[str]:
+    """The ``n`` retrieved sentences sharing most words with the question, in passage order."""
+    wanted = content_words(question)
+    scored: list[tuple[int, int, str]] = []
+    position = 0
+    for passage in passages:
+        for sentence in split_sentences(passage.text):
+            scored.append((len(wanted & content_words(sentence)), -position, sentence))
+            position += 1
+    top = sorted(scored, reverse=True)[:n]
+    return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
+
+
+def extractive_merge(support: str, question: str, passages: Sequence[Passage]) -> str:
+    """Fallback merge: the supporting sentence, then the most question-relevant retrieved sentences."""
+    extra = [s for s in relevant_sentences(question, passages) if norm(s) != norm(support)]
+    return " ".join([support, *extra])
+
+
+# -- retrieval -------------------------------------------------------------------------------
+
+
+def _cosine_matrix(embed: Callable[[list[str]], Any], texts: list[str]) -> list[list[float]]:
+    import numpy as np
+
+    vectors = np.asarray(embed(texts), dtype="float32")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.maximum(norms, 1e-12)
+    matrix: list[list[float]] = (vectors @ vectors.T).tolist()
+    return matrix
+
+
+def select_passages(
+    hits: Sequence[Hit],
+    query: str,
+    k: int,
+    *,
+    dedupe: float,
+    embed: Callable[[list[str]], Any] | None = None,
+) -> tuple[list[Passage], dict[str, int]]:
+    """Top-k passages from distinct titles, without the query text and without near-duplicates.
+
+    Returns the kept passages (best first) and counts of the dropped ones by reason. A passage
+    "contains the query" when the normalised query occurs in it or it occurs in the query (the
+    evidence itself, or a piece of it, found in the corpus). Near-duplicates are judged with the
+    retriever's embeddings when ``embed`` is given, else with token Jaccard; both against
+    ``dedupe``.
+    """
+    dropped = {"query_text": 0, "same_title": 0, "near_duplicate": 0}
+    norm_query = norm(query)
+    ordered = sorted(hits, key=lambda h: h.rank)
+    candidates: list[Passage] = []
+    for hit in ordered:
+        text = norm(hit.passage.text)
+        if text and norm_query and (norm_query in text or text in norm_query):
+            dropped["query_text"] += 1
+            continue
+        candidates.append(hit.passage)
+    cosine = _cosine_matrix(embed, [p.text for p in candidates]) if embed and candidates else None
+    kept: list[int] = []
+    titles: set[str] = set()
+    for index, passage in enumerate(candidates):
+        if len(kept) == k:
+            break
+        title = passage.title.strip().casefold()
+        if title in titles:
+            dropped["same_title"] += 1
+            continue
+        if cosine is not None:
+            duplicate = any(cosine[index][j] > dedupe for j in kept)
+        else:
+            duplicate = any(jaccard(passage.text, candidates[j].text) > dedupe for j in kept)
+        if duplicate:
+            dropped["near_duplicate"] += 1
+            continue
+        kept.append(index)
+        titles.add(title)
+    return [candidates[i] for i in kept], dropped
+
+
+def open_retriever(index: str) -> Retriever:
+    """Open the retriever named by the ``index`` option ('default' or a saved index path)."""
+    try:
+        retrieval = importlib.import_module("halluforge.retrieval")
+    except ImportError as exc:  # pragma: no cover - the package is part of halluforge
+        raise ModelError(f"cannot import halluforge.retrieval: {exc}") from exc
+    if index == "default":
+        opener = getattr(retrieval, "default_index", None)
+        args: tuple[str, ...] = ()
+    else:
+        opener = getattr(retrieval, "load_index", None) or getattr(retrieval, "open_index", None)
+        args = (index,)
+    if opener is None:
+        raise ConfigError(
+            f"this halluforge build cannot open the retrieval index {index!r}",
+            hint='pip install "halluforge[retrieval]" and build an index with `halluforge index build`',
+        )
+    retriever: Retriever = opener(*args)
+    return retriever
+
+
+# -- the generator ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Step:
+    """The outcome of one LLM step: the accepted text (or None) and its provenance."""
+
+    text: str | None
+    provenance: FieldProvenance
+    rejected: list[str] = field(default_factory=list)
+
+
+class ContextEnrich(Generator):
+    """Forges question- and evidence-focused enriched evidence from one seed case."""
+
+    family: ClassVar[str] = "context_enrich"
+    Options: ClassVar[type[GeneratorOptions]] = ContextEnrichOptions
+    template_names: ClassVar[tuple[str, ...]] = (
+        "context_enrich/support",
+        "context_enrich/summarize",
+        "context_enrich/merge",
+    )
+
+    def __init__(self, options: GeneratorOptions | None = None) -> None:
+        super().__init__(options)
+        self._retriever: Retriever | None = None
+
+    @property
+    def opts(self) -> ContextEnrichOptions:
+        """The options, typed."""
+        assert isinstance(self.options, ContextEnrichOptions)
+        return self.options
+
+    def retriever(self, ctx: ForgeContext) -> Retriever:
+        """The shared retriever from ``ctx.resources``, else the one the options name (opened once)."""
+        shared = ctx.resources.get("retriever")
+        if shared is not None:
+            return shared  # type: ignore[no-any-return]
+        if self._retriever is None:
+            self._retriever = open_retriever(self.opts.index)
+        return self._retriever
+
+    def retrieve(
+        self, retriever: Retriever, queries: Sequence[str]
+    ) -> list[tuple[list[Passage], dict[str, int]]]:
+        """Retrieve and filter passages for each query (blocking: run it in a worker thread)."""
+        hits = retriever.search_many(list(queries), self.opts.candidates)
+        embed = getattr(retriever, "embed", None)
+        return [
+            select_passages(found, query, self.opts.k, dedupe=self.opts.dedupe_cosine, embed=embed)
+            for query, found in zip(queries, hits, strict=True)
+        ]
+
+    async def _llm_step(
+        self,
+        ctx: ForgeContext,
+        template: Template,
+        method: str,
+        validate: Callable[[str], tuple[str | None, str]],
+        **values: object,
+    ) -> _Step:
+        """Ask up to ``max_attempts`` times; each retry tells the model why the last reply failed."""
+        rejected: list[str] = []
+        note = ""
+        attempts = 0
+        if ctx.llm is not None:
+            for _ in range(self.opts.max_attempts):
+                attempts += 1
+                completion = await ctx.ask(template, max_tokens=self.opts.max_tokens, note=note, **values)
+                if not completion.ok:
+                    rejected.append(f"backend error: {completion.error}")
+                    continue
+                accepted, reason = validate(completion.text)
+                if accepted is not None:
+                    return _Step(
+                        accepted,
+                        FieldProvenance(path="llm", method=method, attempts=attempts, rejected=rejected),
+                    )
+                rejected.append(reason)
+                note = f" (Your last reply was not usable: {reason}.)"
+        else:
+            rejected.append("no generator model")
+        return _Step(None, FieldProvenance(path="fallback", method="", attempts=attempts, rejected=rejected))
+
+    async def support(self, ctx: ForgeContext, question: str, evidence: str, answers: Sequence[str]) -> _Step:
+        """The supporting sentence (LLM, validated; fallback by question overlap); text None if none."""
+        sentences = split_sentences(evidence)
+        step = await self._llm_step(
+            ctx,
+            self.templates()["context_enrich/support"],
+            "support_prompt",
+            lambda reply: match_support(reply, sentences, answers),
+            question=question,
+            answer=answers[0],
+            evidence=evidence,
+        )
+        if step.text is None:
+            step.text = fallback_support(question, sentences, answers)
+            step.provenance.method = "question_overlap"
+        return step
+
+    async def summarize(self, ctx: ForgeContext, question: str, passages: Sequence[Passage]) -> _Step:
+        """The LLM summary of the passages (validated; fallback: their most question-relevant sentences)."""
+        listing = "\n".join(f"[{i}] {p.title}: {p.text}" for i, p in enumerate(passages, 1))
+
+        def validate(reply: str) -> tuple[str | None, str]:
+            text = strip_reply(reply)
+            reason = check_summary(text, passages)
+            return (None, reason) if reason else (text, "")
+
+        step = await self._llm_step(
+            ctx,
+            self.templates()["context_enrich/summarize"],
+            "summarize_prompt",
+            validate,
+            count=len(passages),
+            passages=listing,
+        )
+        if step.text is None:
+            step.text = " ".join(relevant_sentences(question, passages))
+            step.provenance.method = "relevant_sentences"
+        return step
+
+    async def merge(
+        self,
+        ctx: ForgeContext,
+        question: str,
+        support: str,
+        summary: str,
+        passages: Sequence[Passage],
+        answers: Sequence[str],
+    ) -> _Step:
+        """The LLM merge of support and summary (must keep the answer); fallback: extractive merge."""
+
+        def validate(reply: str) -> tuple[str | None, str]:
+            text = strip_reply(reply)
+            reason = check_merge(text, support, summary, answers)
+            return (None, reason) if reason else (text, "")
+
+        step = await self._llm_step(
+            ctx,
+            self.templates()["context_enrich/merge"],
+            "merge_prompt",
+            validate,
+            answer=answers[0],
+            support=support,
+            summary=summary,
+        )
+        if step.text is None:
+            step.text = extractive_merge(support, question, passages)
+            step.provenance.method = "extractive_merge"
+        return step
+
+    def _skip(self, seed: SeedCase, reason: str, variant: str | None = None) -> Skip:
+        return Skip(
+            id=stable_id("forge-skip", self.family, seed.id, variant),
+            stage=f"forge:{self.family}",
+            reason=reason if variant is None else f"{variant}: {reason}",
+            item=seed.id,
+        )
+
+    async def forge_one(self, item: Any, ctx: ForgeContext) -> list[TestCase | Skip]:
+        """Two test cases (question- and evidence-focused) from one seed case, or skips with reasons."""
+        seed: SeedCase = item
+        example = seed.example
+        answers = [a for a in example.answers if a.strip()]
+        if not example.evidence or not answers:
+            return [self._skip(seed, "the example has no evidence or no gold answer")]
+        retriever = self.retriever(ctx)  # opened before any await, so concurrent calls share one
+        evidence = clean_text(example.evidence)
+        support = await self.support(ctx, example.question, evidence, answers)
+        if support.text is None:
+            return [self._skip(seed, "no evidence sentence contains the gold answer")]
+        queries = {"question": example.question, "evidence": evidence}
+        variants = list(dict.fromkeys(self.opts.retrieval))
+        retrieved = await asyncio.to_thread(self.retrieve, retriever, [queries[v] for v in variants])
+        out: list[TestCase | Skip] = []
+        for variant, (passages, dropped) in zip(variants, retrieved, strict=True):
+            if not passages:
+                out.append(self._skip(seed, f"no usable passage retrieved (dropped {dropped})", variant))
+                continue
+            summary = await self.summarize(ctx, example.question, passages)
+            assert summary.text is not None
+            merged = await self.merge(ctx, example.question, support.text, summary.text, passages, answers)
+            assert merged.text is not None
+            out.append(self._case(seed, ctx, variant, support, summary, merged, passages, dropped))
+        return out
+
+    def _case(
+        self,
+        seed: SeedCase,
+        ctx: ForgeContext,
+        variant: str,
+        support: _Step,
+        summary: _Step,
+        merged: _Step,
+        passages: Sequence[Passage],
+        dropped: dict[str, int],
+    ) -> TestCase:
+        example = seed.example
+        context = merged.text or ""
+        hashes = self.template_hashes()
+        generator = ctx.llm.name if ctx.llm is not None else None
+        return TestCase(
+            id=stable_id(self.family, seed.id, variant, generator, hashes, self.opts.model_dump()),
+            family=self.family,
+            question=example.question,
+            context=context,
+            expected=list(example.answers),
+            original_answers=list(example.answers),
+            original_context=example.evidence,
+            parent_seed=seed.id,
+            parent_example=example.id,
+            variant=variant,
+            provenance=Provenance(
+                generator_model=generator,
+                template_hashes=hashes,
+                fields={
+                    "support": support.provenance,
+                    "summary": summary.provenance,
+                    "context": merged.provenance,
+                },
+            ),
+            checks={
+                "support_in_evidence": True,
+                "context_has_answer": has_answer(context, example.answers),
+                "context_enriched": len(context.split()) > len((support.text or "").split()),
+            },
+            metadata={
+                "support": support.text,
+                "summary": summary.text,
+                "retrieval_query": variant,
+                "passages": [{"id": p.id, "title": p.title} for p in passages],
+                "dropped_passages": dropped,
+            },
+        )
+
+
+__all__ = [
+    "ContextEnrich",
+    "ContextEnrichOptions",
+    "check_merge",
+    "check_summary",
+    "clean_text",
+    "extractive_merge",
+    "fallback_support",
+    "match_support",
+    "open_retriever",
+    "relevant_sentences",
+    "select_passages",
+    "split_sentences",
+]

@@ -1,0 +1,279 @@
+"""Entailment accuracy, normalized entailment, and the ReEval both-variants rule.
+
+**Entailment accuracy** (ReEval §4.1, AutoDebug §3.1) is lenient where exact match is strict:
+a response is correct when "question + response" entails "question + gold answer" under an
+NLI cross-encoder. The papers use ``cross-encoder/nli-deberta-v3-base``; any sequence
+classification model with an ``entailment`` label works, by hub id or local path
+(``score.nli_model`` → :attr:`ScoreContext.nli_model`). Pairs are scored in batches and the
+entailment label's index is read from the model config's ``id2label`` (label orders differ
+between NLI models, so it is never assumed). A response counts as correct when entailment is
+the most probable label for at least one gold answer.
+
+No NLI model ships in any registry package. With none configured, both scorers return
+``None`` with the reason :data:`NO_MODEL_REASON`: a run never reports another metric under
+the entailment name.
+
+**Normalized entailment** is entailment accuracy over the test cases the same target model
+answered correctly *before* perturbation, which separates the attack's effect from questions
+the model never knew. The contract with the pipeline is::
+
+    ScoreContext.options["before"]: Mapping[tuple[str, str, str], bool]
+        key   = (parent_example, model, setting)   # TestCase.parent_example, Response.model/setting
+        value = whether that model answered the ORIGINAL (unperturbed) example correctly
+                under that setting
+
+(:func:`halluforge.scoring.before_map` builds it from the ``original`` family's scores.) A
+response whose original was answered wrongly, or has no entry, gets ``None`` with the reason,
+so the mean over non-``None`` values is the normalized figure.
+
+**Both variants** (ReEval §4.2): a ``context_enrich`` question counts as correct only when its
+question-focused and its evidence-focused test case are both answered correctly.
+:func:`merge_variants` turns per-variant scores into per-seed ``<metric>_both`` scores.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from halluforge.errors import ModelError
+from halluforge.metrics.base import Scorer, ScoreValue
+from halluforge.records import Response, Score, TestCase, stable_id
+
+#: what a run without an NLI model reports instead of an entailment value
+NO_MODEL_REASON = (
+    "entailment not computed: no NLI model configured "
+    "(set score.nli_model to cross-encoder/nli-deberta-v3-base or a local path)"
+)
+#: the model the papers use (Sentence-BERT's NLI cross-encoder)
+PAPER_NLI_MODEL = "cross-encoder/nli-deberta-v3-base"
+DEFAULT_BATCH_SIZE = 16
+#: ReEval §4.2 order: question-focused first, then evidence-focused
+VARIANTS = ("question", "evidence")
+
+BeforeKey = tuple[str, str, str]
+
+
+class NLIModel:
+    """An NLI cross-encoder loaded with transformers, scoring (premise, hypothesis) pairs in batches."""
+
+    def __init__(
+        self, name_or_path: str, *, batch_size: int = DEFAULT_BATCH_SIZE, max_length: int = 512
+    ) -> None:
+        try:
+            import torch  # noqa: F401
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as exc:
+            raise ModelError(
+                f"entailment needs transformers and torch ({exc})",
+                hint='pip install "halluforge[nli]"',
+            ) from exc
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+            self.model = AutoModelForSequenceClassification.from_pretrained(name_or_path)
+        except (OSError, ValueError) as exc:
+            raise ModelError(
+                f"cannot load the NLI model {name_or_path!r}: {exc}",
+                hint=f"set score.nli_model to a local folder saved with save_pretrained, "
+                f"or to {PAPER_NLI_MODEL} on a machine that can reach the model hub",
+            ) from exc
+        self.model.eval()
+        self.name = name_or_path
+        self.batch_size = max(1, batch_size)
+        self.max_length = max_length
+        self.entailment_index = entailment_index(self.model.config.id2label, name_or_path)
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[list[float]]:
+        """Label probabilities for each (premise, hypothesis) pair, in the model's label order."""
+        import torch
+
+        out: list[list[float]] = []
+        for start in range(0, len(pairs), self.batch_size):
+            batch = pairs[start : start + self.batch_size]
+            encoded = self.tokenizer(
+                [p for p, _ in batch],
+                [h for _, h in batch],
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="pt",
+            )
+            with torch.inference_mode():
+                logits = self.model(**encoded).logits
+            out.extend(torch.softmax(logits.float(), dim=-1).tolist())
+        return out
+
+    def entails(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[bool, float]]:
+        """For each pair: whether entailment is the most probable label, and its probability."""
+        results = []
+        for probs in self.probabilities(pairs):
+            best = max(range(len(probs)), key=probs.__getitem__)
+            results.append((best == self.entailment_index, probs[self.entailment_index]))
+        return results
+
+
+def entailment_index(id2label: Mapping[Any, str], model: str = "the NLI model") -> int:
+    """The index of the entailment label in a config's ``id2label`` (keys may be ints or strings)."""
+    for key, label in id2label.items():
+        if str(label).strip().lower().startswith("entail"):
+            return int(key)
+    raise ModelError(
+        f"{model} has no entailment label (its labels: {sorted(map(str, id2label.values()))})",
+        hint=f"use an NLI model such as {PAPER_NLI_MODEL}, whose config names an 'entailment' label",
+    )
+
+
+@lru_cache(maxsize=2)
+def load_nli(name_or_path: str, batch_size: int = DEFAULT_BATCH_SIZE) -> NLIModel:
+    """Load an NLI model once per process (``entail`` and ``norm_entail`` share it)."""
+    return NLIModel(name_or_path, batch_size=batch_size)
+
+
+def nli_pairs(question: str, output: str, answers: Sequence[str]) -> list[tuple[str, str]]:
+    """The papers' pairs: premise "question + output", hypothesis "question + gold", one per gold."""
+    premise = f"{question.strip()} {output.strip()}".strip()
+    return [(premise, f"{question.strip()} {answer.strip()}".strip()) for answer in answers if answer.strip()]
+
+
+class Entailment(Scorer):
+    """``entail``: 1 when the response entails the question plus some gold answer, else 0."""
+
+    name: ClassVar[str] = "entail"
+
+    def _model(self) -> NLIModel | None:
+        if not self.ctx.nli_model:
+            return None
+        return load_nli(self.ctx.nli_model, int(self.ctx.options.get("batch_size", DEFAULT_BATCH_SIZE)))
+
+    def entail_values(self, pairs: Sequence[tuple[TestCase, Response]]) -> list[ScoreValue]:
+        """Entailment for every pair in one batched pass over all (response, gold) combinations."""
+        model = self._model()
+        if model is None:
+            return [ScoreValue(None, {"reason": NO_MODEL_REASON}) for _ in pairs]
+        flat: list[tuple[str, str]] = []
+        owners: list[int] = []
+        for index, (case, response) in enumerate(pairs):
+            for pair in nli_pairs(case.question, response.text, case.expected):
+                flat.append(pair)
+                owners.append(index)
+        judged = model.entails(flat) if flat else []
+        per_case: list[list[tuple[bool, float]]] = [[] for _ in pairs]
+        for owner, result in zip(owners, judged, strict=True):
+            per_case[owner].append(result)
+        values = []
+        for results in per_case:
+            if not results:
+                values.append(ScoreValue(None, {"reason": "no gold answer to entail"}))
+                continue
+            hit = any(entailed for entailed, _ in results)
+            values.append(
+                ScoreValue(
+                    1.0 if hit else 0.0,
+                    {"entail_prob": round(max(p for _, p in results), 4), "nli_model": model.name},
+                )
+            )
+        return values
+
+    def score_batch(self, pairs: Sequence[tuple[TestCase, Response]]) -> list[ScoreValue]:
+        return self.entail_values(pairs)
+
+
+class NormalizedEntailment(Entailment):
+    """``norm_entail``: entailment over the cases this target got right before perturbation.
+
+    Reads ``ctx.options["before"]`` (see the module docstring for the contract); cases not
+    answered correctly before, or with no original response, get ``None`` and so fall out of
+    the mean.
+    """
+
+    name: ClassVar[str] = "norm_entail"
+
+    def applies_to(self, case: TestCase) -> bool:
+        return bool(case.expected) and case.family != "original" and case.parent_example is not None
+
+    def score_batch(self, pairs: Sequence[tuple[TestCase, Response]]) -> list[ScoreValue]:
+        before: Mapping[BeforeKey, bool] | None = self.ctx.options.get("before")
+        if before is None:
+            reason = "normalized entailment not computed: no answers to the original examples were given"
+            return [ScoreValue(None, {"reason": reason}) for _ in pairs]
+        keep: list[int] = []
+        values: list[ScoreValue | None] = []
+        for index, (case, response) in enumerate(pairs):
+            correct = before.get((case.parent_example or "", response.model, response.setting))
+            if correct is None:
+                values.append(ScoreValue(None, {"reason": "no response to the original example"}))
+            elif not correct:
+                values.append(ScoreValue(None, {"reason": "not correct before perturbation"}))
+            else:
+                values.append(None)
+                keep.append(index)
+        computed = iter(self.entail_values([pairs[i] for i in keep]))
+        return [value if value is not None else next(computed) for value in values]
+
+
+def merge_variants(scores: Sequence[Score], cases: Mapping[str, TestCase]) -> list[Score]:
+    """Per-seed ``<metric>_both`` scores for ``context_enrich`` (ReEval §4.2 both-variants rule).
+
+    Scores are grouped by (parent seed, model, setting, metric) through their test cases. A
+    group's value is the minimum over its variants: for 0/1 metrics, correct only when every
+    variant is correct; for graded ones (F1) the weaker variant counts. A group missing one of
+    the two variants (skipped at forging, or not answered), or holding a ``None`` value, gets
+    ``None`` with the reason. Other families' scores are ignored. The merged score points at
+    the first variant's test case and response; all ids and per-variant values are in its
+    details.
+    """
+    groups: dict[tuple[str, str, str, str], dict[str, Score]] = defaultdict(dict)
+    for score in scores:
+        case = cases.get(score.test_case_id)
+        if case is None or case.family != "context_enrich" or not case.parent_seed or not case.variant:
+            continue
+        groups[(case.parent_seed, score.model, score.setting, score.metric)][case.variant] = score
+    merged = []
+    for (seed, model, setting, metric), by_variant in sorted(groups.items()):
+        order = sorted(by_variant, key=lambda v: (VARIANTS.index(v) if v in VARIANTS else len(VARIANTS), v))
+        ordered = [by_variant[v] for v in order]
+        details: dict[str, Any] = {
+            "parent_seed": seed,
+            "variants": {v: by_variant[v].value for v in order},
+            "test_case_ids": [s.test_case_id for s in ordered],
+            "response_ids": [s.response_id for s in ordered],
+        }
+        missing = sorted(set(VARIANTS) - set(by_variant))
+        value: float | None
+        if missing:
+            value = None
+            details["reason"] = f"no score for variant(s) {missing}"
+        elif any(s.value is None for s in ordered):
+            value = None
+            details["reason"] = "a variant has no value"
+        else:
+            value = min(float(s.value) for s in ordered if s.value is not None)
+        merged.append(
+            Score(
+                id=stable_id("both", seed, model, setting, metric, [s.id for s in ordered]),
+                response_id=ordered[0].response_id,
+                test_case_id=ordered[0].test_case_id,
+                model=model,
+                setting=setting,
+                family="context_enrich",
+                metric=f"{metric}_both",
+                value=value,
+                details=details,
+            )
+        )
+    return merged
+
+
+__all__ = [
+    "NO_MODEL_REASON",
+    "PAPER_NLI_MODEL",
+    "Entailment",
+    "NLIModel",
+    "NormalizedEntailment",
+    "entailment_index",
+    "load_nli",
+    "merge_variants",
+    "nli_pairs",
+]
