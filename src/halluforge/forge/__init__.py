@@ -12,6 +12,7 @@ GENERATORS: Registry[type[Generator]] = Registry(
     "generators",
     {
         "answer_swap": "halluforge.forge.answer_swap:AnswerSwap",
+        "context_enrich": "halluforge.forge.context_enrich:ContextEnrich",
     },
 )
 

@@ -16,6 +16,8 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "em": "halluforge.metrics.match:ExactMatch",
         "f1": "halluforge.metrics.match:TokenF1",
         "hit": "halluforge.metrics.match:Hit",
+        "entail": "halluforge.metrics.nli:Entailment",
+        "norm_entail": "halluforge.metrics.nli:NormalizedEntailment",
     },
 )
 
