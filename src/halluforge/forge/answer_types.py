@@ -1,0 +1,210 @@
+"""A cheap answer-type classifier: date, number, person, place or other.
+
+Answer swapping (AutoDebug/ReEval Category 1) needs a wrong answer *of the same type* as the
+gold one: a year for a year, a city for a city. This module guesses the type from the answer's
+form and the question's wording, without any model, so the check costs nothing and a tiny
+generator model's proposals can be rejected when they change type.
+
+Cues, strongest first:
+
+1. the answer's form: month names, full dates, centuries, decades, years with an era
+   (``"July 4, 1776"``, ``"the 6th century BCE"``, ``"1960s"``) → date; amounts with units,
+   percentages, currencies, number words (``"3.5 kg"``, ``"two million"``) → number;
+2. the question's wh-word: "how many/much" → number; "when", "what year/date/century" → date;
+   "who/whom/whose" or "which <person noun>" → person; "where", "which country/city/..." →
+   place; a bare integer between 1000 and 2100 is a year unless the question asks for a count;
+3. the answer's capitalisation and vocabulary: place words (``River``, ``Mount``, ``Island``),
+   a short list of continents and countries → place; organisation or work words
+   (``University``, ``Party``, ``War``) → other; two to four capitalised words → person.
+
+Limits (by design, it is a heuristic): a capitalised answer to a "what/which" question without
+a place cue is "other" (bands, companies and titles look like names); single capitalised words
+without a question are "other"; no knowledge of which names are people; English only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, get_args
+
+AnswerType = Literal["date", "number", "person", "place", "other"]
+ANSWER_TYPES: tuple[AnswerType, ...] = get_args(AnswerType)
+
+_MONTHS = (
+    "january|february|march|april|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_ERA = r"(?:ad|a\.d\.|bc|b\.c\.|bce|ce|b\.c\.e\.|c\.e\.)"
+_ORDINAL_WORDS = (
+    "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+    "twenty-first"
+)
+_NUMBER_WORDS = (
+    "zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    "eighty|ninety|hundred|thousand|million|billion|trillion|dozen|half|quarter"
+)
+_UNITS = (
+    "percent|per cent|%|km|kilometres|kilometers|miles|mile|m|metres|meters|feet|ft|foot|inches|"
+    "cm|mm|kg|kilograms|g|grams|pounds|lb|lbs|tons|tonnes|years|year|months|days|hours|minutes|"
+    "seconds|times|people|players|members|episodes|seasons|songs|games|goals|points|runs|"
+    "dollars|euros|°c|°f|degrees|acres|hectares|square|mph|km/h|calories|votes|seats|copies"
+)
+
+_DATE_PATTERNS = [
+    re.compile(
+        r"\b(?-i:May)\b(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{3,4})?|\b\d{1,2}\s+may\b|\bmay\s+\d{1,4}\b",
+        re.I,
+    ),
+    re.compile(rf"\b(?:{_MONTHS})\.?\b(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{3,4}})?", re.I),
+    re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b"),
+    re.compile(r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b"),
+    re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b", re.I),
+    re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORDINAL_WORDS})\s+century\b", re.I),
+    re.compile(r"\b(?:centuries|millennium|millennia)\b", re.I),
+    re.compile(r"\b\d{2,4}'?s\b"),
+    re.compile(
+        r"\b(?:the\s+)?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b", re.I
+    ),
+    re.compile(rf"\b\d{{1,4}}\s*{_ERA}(?!\w)", re.I),
+    re.compile(rf"(?<!\w){_ERA}\s*\d{{1,4}}\b", re.I),
+    re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I),
+    re.compile(r"\b(?:spring|summer|autumn|fall|winter)\s+(?:of\s+)?\d{4}\b", re.I),
+]
+_YEAR = re.compile(r"^(?:in\s+)?(1[0-9]{3}|20[0-9]{2}|2100)$")
+_NUMERIC = re.compile(r"^[~≈]?[-+]?[$€£¥]?\s*\d[\d,.\s]*(?:\s*(?:%|[a-z°/]+))?$", re.I)
+_NUMBER_PATTERNS = [
+    re.compile(
+        r"^(?:about|around|approximately|over|under|nearly|almost|more than|less than)?\s*"
+        r"[$€£¥]?\s*\d[\d,.]*",
+        re.I,
+    ),
+    re.compile(rf"\b(?:{_NUMBER_WORDS})\b", re.I),
+    re.compile(rf"\b\d[\d,.]*\s*(?:{_UNITS})\b", re.I),
+    re.compile(r"\b\d[\d,.]*\s*%"),
+    re.compile(rf"^(?:{_ORDINAL_WORDS}|\d+(?:st|nd|rd|th))$", re.I),
+]
+
+_Q_NUMBER = re.compile(r"\bhow\s+(?:many|much|long|far|old|tall|high|big|large|deep|wide|fast|often)\b", re.I)
+_Q_DATE = re.compile(
+    r"\b(?:when|what\s+(?:year|date|day|month|century|decade|time|era|period)|which\s+(?:year|date|day|"
+    r"month|century|decade)|in\s+what\s+year|since\s+when|how\s+long\s+ago)\b",
+    re.I,
+)
+_PERSON_NOUNS = (
+    "person|man|woman|author|writer|poet|novelist|artist|painter|sculptor|president|king|queen|"
+    "emperor|prince|princess|pope|actor|actress|singer|rapper|musician|composer|scientist|"
+    "physicist|chemist|inventor|player|athlete|footballer|coach|captain|leader|chancellor|"
+    "prime minister|minister|director|producer|founder|explorer|philosopher|mathematician|"
+    "character|god|goddess|saint|apostle|general|governor|senator|mayor|ceo"
+)
+_Q_PERSON = re.compile(
+    rf"\b(?:who|whom|whose|(?:which|what)\s+(?:\w+\s+)?(?:{_PERSON_NOUNS})|name\s+of\s+the\s+(?:{_PERSON_NOUNS}))\b",
+    re.I,
+)
+_PLACE_NOUNS = (
+    "country|countries|city|cities|town|village|state|province|region|county|continent|"
+    "capital|river|mountain|mount|island|islands|ocean|sea|lake|desert|nation|place|location|"
+    "planet|port|valley|peninsula|bay|strait|canal|district|borough|kingdom|territory"
+)
+_Q_PLACE = re.compile(
+    rf"\b(?:where|whence|(?:which|what|in\s+what|in\s+which)\s+(?:\w+\s+)?(?:{_PLACE_NOUNS})|capital\s+of)\b",
+    re.I,
+)
+_PLACE_WORDS = re.compile(
+    r"\b(?:river|mount|mountains?|lake|ocean|sea|island|islands|isle|city|county|kingdom|republic|"
+    r"province|state|states|street|avenue|bay|desert|valley|strait|canal|peninsula|gulf|coast|"
+    r"falls|park|square|bridge|cape|harbour|harbor|port|forest|plains?|highlands|district)\b",
+    re.I,
+)
+#: continents and a few dozen countries and cities that are common answers
+_PLACES = re.compile(
+    r"^(?:africa|antarctica|asia|australia|europe|north america|south america|oceania|"
+    r"afghanistan|argentina|austria|belgium|brazil|canada|chile|china|colombia|cuba|denmark|egypt|"
+    r"england|ethiopia|finland|france|germany|greece|hungary|india|indonesia|iran|iraq|ireland|"
+    r"israel|italy|jamaica|japan|kenya|korea|mexico|morocco|nepal|netherlands|new zealand|nigeria|"
+    r"norway|pakistan|peru|philippines|poland|portugal|russia|scotland|spain|sweden|switzerland|"
+    r"syria|thailand|turkey|ukraine|united kingdom|united states|usa|uk|wales|vietnam|london|paris|"
+    r"rome|berlin|madrid|moscow|tokyo|beijing|new york|new york city|washington|los angeles|"
+    r"chicago|sydney|cairo|athens|vienna|amsterdam|dublin|lisbon|delhi|mumbai|toronto)$"
+)
+_ORG_WORDS = re.compile(
+    r"\b(?:university|college|school|company|corporation|corp|inc|ltd|party|band|club|team|church|"
+    r"association|society|institute|museum|award|prize|war|battle|treaty|act|law|bank|records|"
+    r"league|cup|championship|festival|army|navy|council|committee|agency|department|ministry|"
+    r"theory|effect|syndrome|disease|the)\b",
+    re.I,
+)
+_NAME_WORD = re.compile(
+    r"^(?:[A-Z][a-zà-ÿ'’\-]+|[A-Z]\.|[A-Z][a-z]?[A-Z][a-z]+|de|da|van|von|der|del|la|le|bin|ibn)$"
+)
+
+
+def _form_type(answer: str) -> AnswerType | None:
+    """The type shown by the answer's own form, when it is unmistakable."""
+    if any(p.search(answer) for p in _DATE_PATTERNS):
+        return "date"
+    if _NUMERIC.match(answer) or any(p.search(answer) for p in _NUMBER_PATTERNS):
+        return "number"
+    return None
+
+
+def _looks_like_place(answer: str) -> bool:
+    lowered = " ".join(answer.lower().replace(",", " ").split()).removeprefix("the ")
+    return bool(_PLACES.match(lowered)) or (bool(_PLACE_WORDS.search(answer)) and answer[:1].isupper())
+
+
+def _looks_like_name(answer: str) -> bool:
+    words = answer.replace(",", " ").split()
+    if not 2 <= len(words) <= 4 or _ORG_WORDS.search(answer):
+        return False
+    if not words[0][:1].isupper() or not words[-1][:1].isupper():
+        return False
+    return all(_NAME_WORD.match(w) for w in words)
+
+
+def classify_answer(answer: str, question: str | None = None) -> AnswerType:
+    """Guess the type of ``answer`` (optionally helped by its ``question``); see the module notes."""
+    text = " ".join(answer.strip().strip("\"'“”‘’").split())
+    if not text:
+        return "other"
+    q = question or ""
+    asks_number = bool(_Q_NUMBER.search(q))
+    bare_year = _YEAR.match(text.lower())
+    if bare_year and not asks_number:
+        return "date"
+    form = _form_type(text)
+    if form == "date":
+        return "date"
+    if asks_number and (form == "number" or any(ch.isdigit() for ch in text)):
+        return "number"
+    if form == "number":
+        return "date" if _Q_DATE.search(q) and text.isdigit() else "number"
+    if asks_number:
+        return "number"
+    if _Q_DATE.search(q):
+        return "date"
+    if _Q_PERSON.search(q):
+        return "person"
+    if _Q_PLACE.search(q) or _looks_like_place(text):
+        return "place"
+    if question is None and _looks_like_name(text):
+        return "person"
+    if question is not None and re.match(r"^\s*(?:name|list)\b", q, re.I) and _looks_like_name(text):
+        return "person"
+    return "other"
+
+
+def describe(answer_type: AnswerType) -> str:
+    """Plain words for a prompt: what kind of answer is wanted."""
+    return {
+        "date": "a date or year",
+        "number": "a number",
+        "person": "a person's name",
+        "place": "a place name",
+        "other": "a short phrase",
+    }[answer_type]
+
+
+__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe"]
