@@ -14,7 +14,9 @@ def _case(*expected: str) -> TestCase:
 
 
 def _response(text: str, error: str | None = None) -> Response:
-    return Response(id="r1", test_case_id="c1", model="mock/echo", setting="open_book", text=text, error=error)
+    return Response(
+        id="r1", test_case_id="c1", model="mock/echo", setting="open_book", text=text, error=error
+    )
 
 
 def _em(text: str, *expected: str) -> ScoreValue:
