@@ -1,0 +1,352 @@
+"""Answer swapping: evidence in which the gold answer is replaced by a plausible wrong one.
+
+The attack
+    A retrieval-augmented model should answer from the evidence it is given, even when the
+    evidence contradicts what it memorised. Answer swapping (Category 1 of AutoDebug and
+    ReEval) takes a question the generator model answers correctly with its evidence, asks
+    the model for a short, believable, *wrong* answer of the same type, and rewrites the
+    evidence so that the wrong answer stands everywhere the gold answer stood, with the rest
+    of the passage untouched. The expected answer of the test case is the new one: a model
+    that repeats the original answer is going by memory, not by the evidence (a knowledge
+    conflict). The papers report large drops for every model, and that attacks forged with one
+    model transfer to others; the open-book "faithful" (opinion) prompt of Zhou et al. (2023)
+    does not reliably help.
+
+Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
+    1. *propose* (template ``answer_swap/propose``): the wrong answer. Accepted when it is
+       non-empty, at most ``max_answer_words`` words, differs from every gold alias (after
+       SQuAD normalisation, neither containing the other), has the gold answer's type when
+       that type is known (:mod:`halluforge.forge.answer_types`) and does not already occur
+       in the evidence. Up to ``max_attempts`` proposals (the first at temperature 0, later
+       ones sampled with a fixed seed). Fallback: a same-type gold answer of another example
+       of the dataset, else a shifted date or number.
+    2. *rewrite* (template ``answer_swap/rewrite``): the new evidence. Accepted when the new
+       answer occurs in it, no gold alias does, and the passage with the answers masked is
+       at least ``similarity`` close to the original (word-level difflib ratio). Fallback:
+       :func:`~halluforge.forge.validate.span_replace`. If even that fails the checks, the
+       seed case is skipped with the reason.
+
+    The test case records which path produced each field (``provenance.fields``), so a report
+    can show the generator model's acceptance rate, and where the gold answer stood in the
+    original evidence (first, middle or last third; ReEval Table 14) and how often.
+
+Differences from the papers
+    The papers trust the pivot LLM's outputs (ReEval notes Alpaca-7B "sometimes generates
+    invalid answers and also fails to replace all the occurrences"); here every output is
+    checked, so a 135M model still yields valid test cases, mostly through the fallbacks.
+    ReEval's "answer occurs exactly once" filter (used for its position analysis) is the
+    ``require_single_occurrence`` option.
+
+Papers
+    - Yu, Cheng, Liu, Roth, Gao. *Automatic Hallucination Assessment for Aligned Large
+      Language Models via Transferable Adversarial Attacks* (AutoDebug), 2023, §2.1.
+    - Yu, Cheng, Liu, Roth. *ReEval: Automatic Hallucination Evaluation for
+      Retrieval-Augmented Large Language Models via Transferable Adversarial Attacks*,
+      §3.1 and Table 14.
+    - Longpre et al. *Entity-Based Knowledge Conflicts in Question Answering*, 2021.
+    - Zhou et al. *Context-faithful Prompting for Large Language Models*, 2023.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Literal, cast
+
+from pydantic import Field
+
+from halluforge.errors import BackendError
+from halluforge.forge.answer_types import AnswerType, classify_answer, describe
+from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.validate import (
+    Check,
+    answer_spans,
+    build_answer_pool,
+    check_differs,
+    draw_pool_answer,
+    first_failure,
+    parse_answer,
+    parse_passage,
+    perturb_answer,
+    similarity,
+    span_replace,
+    swap_checks,
+)
+from halluforge.prompts import Template
+from halluforge.records import (
+    Completion,
+    Example,
+    FieldProvenance,
+    Message,
+    Provenance,
+    Request,
+    SeedBucket,
+    SeedCase,
+    Skip,
+    TestCase,
+    stable_id,
+)
+from halluforge.text import answer_key, contains_answer, normalize_answer
+
+PROPOSE = "answer_swap/propose"
+REWRITE = "answer_swap/rewrite"
+#: words that show a proposal is commentary, not an answer
+_META = re.compile(
+    r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
+    r"not sure|unknown|none|n/a)\b",
+    re.I,
+)
+
+Position = Literal["first", "middle", "last"]
+#: AutoDebug keeps seed cases the generator model answers correctly with the evidence
+DEFAULT_BUCKETS: tuple[SeedBucket, ...] = ("closed_right_open_right", "closed_wrong_open_right")
+
+
+class AnswerSwapOptions(GeneratorOptions):
+    """Options of the answer-swap generator (unknown keys are rejected)."""
+
+    buckets: list[SeedBucket] = Field(
+        default_factory=lambda: list(DEFAULT_BUCKETS),
+        description="seed status buckets to forge from (AutoDebug: open-book correct)",
+    )
+    require_single_occurrence: bool = Field(
+        default=False, description="skip seed cases whose gold answer occurs more than once (ReEval)"
+    )
+    max_attempts: int = Field(default=2, ge=0, le=10, description="LLM proposals tried before the fallback")
+    similarity: float = Field(
+        default=0.85, ge=0.0, le=1.0, description="least similarity of the evidence outside the answer"
+    )
+    max_answer_words: int = Field(default=5, ge=1, description="longest wrong answer accepted, in words")
+
+
+def answer_position(evidence: str, start: int) -> Position:
+    """Which third of the evidence a character offset falls in (ReEval Table 14)."""
+    share = start / max(len(evidence), 1)
+    if share < 1 / 3:
+        return "first"
+    return "middle" if share < 2 / 3 else "last"
+
+
+class AnswerSwap(Generator):
+    """AutoDebug/ReEval Category 1: swap the gold answer in the evidence for a wrong one."""
+
+    family = "answer_swap"
+    Options = AnswerSwapOptions
+    template_names = (PROPOSE, REWRITE)
+
+    @property
+    def opts(self) -> AnswerSwapOptions:
+        """The options, typed."""
+        return cast(AnswerSwapOptions, self.options)
+
+    def input_id(self, item: Any) -> str:
+        """Seed-case id (or example id when forging straight from examples)."""
+        return str(item.id)
+
+    async def forge_one(self, item: Any, ctx: ForgeContext) -> list[TestCase | Skip]:
+        """Forge one answer-swapped test case from a seed case (or an example), or a Skip."""
+        example: Example = item.example if isinstance(item, SeedCase) else item
+        evidence = example.evidence or ""
+        gold = [a for a in example.answers if answer_key(a)]
+        if not evidence.strip():
+            return [self.skip(item, "the example has no evidence to edit")]
+        if not gold:
+            return [self.skip(item, "the example has no usable gold answer")]
+        spans = answer_spans(evidence, gold)
+        if not spans:
+            return [self.skip(item, f"gold answer {gold[0]!r} does not occur in the evidence")]
+        if self.opts.require_single_occurrence and len(spans) != 1:
+            return [
+                self.skip(item, f"gold answer occurs {len(spans)} times; require_single_occurrence is on")
+            ]
+        answer_type = classify_answer(gold[0], example.question)
+        rng = random.Random(int(stable_id("answer_swap", ctx.seed, self.input_id(item)), 16))
+        templates = self.templates()
+
+        new, expected_prov = await self._propose(example, gold, answer_type, evidence, ctx, rng, templates)
+        if new is None:
+            reasons = "; ".join(expected_prov.rejected) or "no generator model"
+            return [self.skip(item, f"no wrong answer of type {answer_type}: {reasons}")]
+
+        old = evidence[spans[0][0] : spans[0][1]]
+        outcome = await self._rewrite(evidence, gold, old, new, ctx, templates[REWRITE])
+        if isinstance(outcome, str):
+            return [self.skip(item, f"swapped evidence failed its checks: {outcome}")]
+        context, context_prov, checks = outcome
+
+        return [
+            TestCase(
+                id=stable_id(self.family, self.input_id(item), self.template_hashes()),
+                family=self.family,
+                question=example.question,
+                context=context,
+                expected=[new],
+                original_answers=list(example.answers),
+                original_context=evidence,
+                parent_seed=item.id if isinstance(item, SeedCase) else None,
+                parent_example=example.id,
+                provenance=Provenance(
+                    generator_model=ctx.llm.name if ctx.llm is not None else None,
+                    template_hashes=self.template_hashes(),
+                    fields={"expected": expected_prov, "context": context_prov},
+                ),
+                checks={name: ok for name, (ok, _) in checks.items()}
+                | {"answer_short": len(new.split()) <= self.opts.max_answer_words},
+                metadata={
+                    "answer_type": answer_type,
+                    "answer_position": answer_position(evidence, spans[0][0]),
+                    "occurrences": len(spans),
+                    "similarity": round(similarity(evidence, context, gold, new), 4),
+                },
+            )
+        ]
+
+    # -- step 1: the wrong answer ---------------------------------------------------------------
+
+    def reject_answer(
+        self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
+    ) -> str | None:
+        """Why a proposed wrong answer is unusable, or None when it is acceptable."""
+        if not answer_key(candidate):
+            return "empty proposal"
+        words = len(candidate.split())
+        if words > self.opts.max_answer_words:
+            return f"proposal too long ({words} words > {self.opts.max_answer_words})"
+        ok, reason = check_differs(candidate, gold)
+        if not ok:
+            return reason
+        if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
+            return f"proposal {candidate!r} is not an answer"
+        if answer_type != "other":
+            found = classify_answer(candidate, question)
+            if found != answer_type:
+                return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
+            proper = answer_type in ("person", "place") and gold[0][:1].isupper()
+            if proper and not candidate[:1].isupper():
+                return f"proposal {candidate!r} is not a proper name like the gold answer"
+        if contains_answer(evidence, candidate):
+            return f"proposal {candidate!r} already occurs in the evidence"
+        return None
+
+    async def _propose(
+        self,
+        example: Example,
+        gold: list[str],
+        answer_type: AnswerType,
+        evidence: str,
+        ctx: ForgeContext,
+        rng: random.Random,
+        templates: dict[str, Template],
+    ) -> tuple[str | None, FieldProvenance]:
+        rejected: list[str] = []
+        attempts = 0
+        if ctx.llm is None:
+            rejected.append("no generator model")
+        else:
+            for attempt in range(self.opts.max_attempts):
+                attempts += 1
+                completion = await _ask(
+                    ctx,
+                    templates[PROPOSE],
+                    attempt,
+                    max_tokens=24,
+                    question=example.question,
+                    answer=gold[0],
+                    answer_type=describe(answer_type),
+                )
+                if completion.error is not None:
+                    rejected.append(f"backend error: {completion.error_type or completion.error}")
+                    continue
+                candidate = parse_answer(completion.text)
+                reason = self.reject_answer(candidate, gold, answer_type, example.question, evidence)
+                if reason is None:
+                    return candidate, FieldProvenance(
+                        path="llm", method=PROPOSE, attempts=attempts, rejected=rejected
+                    )
+                rejected.append(reason)
+        pool = self._pool(ctx)
+        new = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=evidence)
+        if new is not None:
+            return new, FieldProvenance(path="fallback", method="pool", attempts=attempts, rejected=rejected)
+        perturbed = perturb_answer(gold[0], answer_type, rng)
+        if perturbed is not None:
+            reason = self.reject_answer(perturbed, gold, answer_type, example.question, evidence)
+            if reason is None:
+                return perturbed, FieldProvenance(
+                    path="fallback", method="perturb", attempts=attempts, rejected=rejected
+                )
+            rejected.append(f"perturbed answer rejected: {reason}")
+        rejected.append(f"no {answer_type} answer in the dataset's pool")
+        return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
+
+    def _pool(self, ctx: ForgeContext) -> dict[AnswerType, list[str]]:
+        """The dataset's answers by type, built once per forge context."""
+        key = f"answer_swap:pool:{self.opts.max_answer_words}"
+        pool = ctx.resources.get(key)
+        if pool is None:
+            examples = list(ctx.examples) or [s.example for s in ctx.seed_cases]
+            pool = build_answer_pool(examples, max_words=self.opts.max_answer_words)
+            ctx.resources[key] = pool
+        return cast(dict[AnswerType, list[str]], pool)
+
+    # -- step 2: the new evidence -------------------------------------------------------------
+
+    async def _rewrite(
+        self, evidence: str, gold: list[str], old: str, new: str, ctx: ForgeContext, template: Template
+    ) -> tuple[str, FieldProvenance, dict[str, Check]] | str:
+        """The swapped evidence with its provenance and checks, or the reason it failed."""
+        rejected: list[str] = []
+        attempts = 0
+        if ctx.llm is None:
+            rejected.append("no generator model")
+        else:
+            attempts = 1
+            budget = max(ctx.max_tokens, int(len(evidence.split()) * 1.6) + 32)
+            completion = await _ask(ctx, template, 0, max_tokens=budget, evidence=evidence, old=old, new=new)
+            if completion.error is not None:
+                rejected.append(f"backend error: {completion.error_type or completion.error}")
+            else:
+                text = parse_passage(completion.text)
+                checks = swap_checks(evidence, text, gold, new, self.opts.similarity)
+                reason = first_failure(checks)
+                if reason is None:
+                    return text, FieldProvenance(path="llm", method=REWRITE, attempts=1), checks
+                rejected.append(reason)
+        text = span_replace(evidence, gold, new)
+        checks = swap_checks(evidence, text, gold, new, self.opts.similarity)
+        reason = first_failure(checks)
+        if reason is not None:
+            return reason
+        prov = FieldProvenance(path="fallback", method="span_replace", attempts=attempts, rejected=rejected)
+        return text, prov, checks
+
+
+async def _ask(
+    ctx: ForgeContext, template: Template, attempt: int, *, max_tokens: int, **values: object
+) -> Completion:
+    """First attempt: :meth:`ForgeContext.ask` (temperature 0). Later ones: sampled, seeded.
+
+    A backend that raises instead of returning an error completion is turned into one, so
+    the step falls back to its rule instead of losing the seed case.
+    """
+    try:
+        if attempt == 0:
+            return await ctx.ask(template, max_tokens=max_tokens, **values)
+        if ctx.llm is None:
+            raise BackendError("this step needs a generator model", hint="set models.generator")
+        prompt = template.render(**values)
+        request = Request(
+            id=stable_id("forge", template.name, prompt, attempt),
+            messages=[Message(role="user", content=prompt)],
+            max_tokens=max_tokens,
+            temperature=0.8,
+            top_p=0.95,
+            seed=ctx.seed + attempt,
+        )
+        (completion,) = await ctx.llm.generate([request])
+        return completion
+    except BackendError as exc:
+        return Completion(error=str(exc), error_type=type(exc).__name__)
+
+
+__all__ = ["AnswerSwap", "AnswerSwapOptions", "answer_position"]
