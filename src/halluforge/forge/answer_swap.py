@@ -56,7 +56,7 @@ from typing import Any, Literal, cast
 from pydantic import Field
 
 from halluforge.errors import BackendError
-from halluforge.forge.answer_types import AnswerType, classify_answer, describe
+from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.forge.validate import (
     Check,
@@ -217,13 +217,20 @@ class AnswerSwap(Generator):
             return reason
         if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
             return f"proposal {candidate!r} is not an answer"
-        if answer_type != "other":
-            found = classify_answer(candidate, question)
+        form = form_type(candidate)
+        if answer_type in ("date", "number"):
+            # the question's wh-word alone would call anything a date ("when ...? banana")
+            found = classify_answer(candidate, question) if form is not None else "other"
             if found != answer_type:
+                return f"proposal {candidate!r} is not a {answer_type} like the gold answer"
+        else:
+            if form is not None:
+                return f"proposal {candidate!r} is a {form}, the gold answer a {answer_type}"
+            found = classify_answer(candidate, question)
+            if answer_type != "other" and found != answer_type:
                 return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
-            proper = answer_type in ("person", "place") and gold[0][:1].isupper()
-            if proper and not candidate[:1].isupper():
-                return f"proposal {candidate!r} is not a proper name like the gold answer"
+            if gold[0][:1].isupper() and not candidate[:1].isupper():
+                return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
         if contains_answer(evidence, candidate):
             return f"proposal {candidate!r} already occurs in the evidence"
         return None
@@ -264,8 +271,13 @@ class AnswerSwap(Generator):
                         path="llm", method=PROPOSE, attempts=attempts, rejected=rejected
                     )
                 rejected.append(reason)
+        # fallbacks, best first: a dataset answer of the same type (for dates and numbers, of the
+        # same shape), a shifted date or number, then any dataset answer of the same type
         pool = self._pool(ctx)
-        new = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=evidence)
+        shaped = answer_type in ("date", "number")
+        new = draw_pool_answer(
+            answer_type, pool, gold, rng, avoid_in=evidence, like=gold[0] if shaped else None
+        )
         if new is not None:
             return new, FieldProvenance(path="fallback", method="pool", attempts=attempts, rejected=rejected)
         perturbed = perturb_answer(gold[0], answer_type, rng)
@@ -276,6 +288,9 @@ class AnswerSwap(Generator):
                     path="fallback", method="perturb", attempts=attempts, rejected=rejected
                 )
             rejected.append(f"perturbed answer rejected: {reason}")
+        new = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=evidence) if shaped else None
+        if new is not None:
+            return new, FieldProvenance(path="fallback", method="pool", attempts=attempts, rejected=rejected)
         rejected.append(f"no {answer_type} answer in the dataset's pool")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
 

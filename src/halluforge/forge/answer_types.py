@@ -109,7 +109,8 @@ _PLACE_NOUNS = (
     "planet|port|valley|peninsula|bay|strait|canal|district|borough|kingdom|territory"
 )
 _Q_PLACE = re.compile(
-    rf"\b(?:where|whence|(?:which|what|in\s+what|in\s+which)\s+(?:\w+\s+)?(?:{_PLACE_NOUNS})|capital\s+of)\b",
+    rf"\b(?:where|whence|(?:which|what|in\s+what|in\s+which)\s+(?:\w+\s+)?(?:{_PLACE_NOUNS})|capital\s+of|"
+    rf"(?:what|which)\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+){{0,3}}(?:{_PLACE_NOUNS}))\b",
     re.I,
 )
 _PLACE_WORDS = re.compile(
@@ -141,9 +142,10 @@ _NAME_WORD = re.compile(
 )
 
 
-def _form_type(answer: str) -> AnswerType | None:
-    """The type shown by the answer's own form, when it is unmistakable."""
-    if any(p.search(answer) for p in _DATE_PATTERNS):
+def form_type(answer: str) -> AnswerType | None:
+    """Return "date" or "number" when the answer's own form shows it (a bare year is a date), else None."""
+    answer = " ".join(answer.strip().strip("\"'“”‘’").split())
+    if _YEAR.match(answer.lower()) or any(p.search(answer) for p in _DATE_PATTERNS):
         return "date"
     if _NUMERIC.match(answer) or any(p.search(answer) for p in _NUMBER_PATTERNS):
         return "number"
@@ -174,7 +176,7 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
     bare_year = _YEAR.match(text.lower())
     if bare_year and not asks_number:
         return "date"
-    form = _form_type(text)
+    form = form_type(text)
     if form == "date":
         return "date"
     if asks_number and (form == "number" or any(ch.isdigit() for ch in text)):
@@ -207,4 +209,4 @@ def describe(answer_type: AnswerType) -> str:
     }[answer_type]
 
 
-__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe"]
+__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe", "form_type"]

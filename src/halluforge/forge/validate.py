@@ -186,20 +186,32 @@ def draw_pool_answer(
     rng: random.Random,
     *,
     avoid_in: str | None = None,
+    like: str | None = None,
 ) -> str | None:
     """A same-type answer from ``pool`` clashing with no ``exclude`` entry, or None.
 
     ``avoid_in`` (the original evidence) rules out answers that already occur in it, since
-    swapping one in would make the passage repeat or contradict itself. The draw is
-    deterministic for a given ``rng`` state.
+    swapping one in would make the passage repeat or contradict itself. ``like`` keeps only
+    answers written in the same shape (:func:`answer_shape`: a full date for a full date, a
+    year for a year), so the swapped sentence still reads well. The draw is deterministic for
+    a given ``rng`` state.
     """
+    shape = answer_shape(like) if like is not None else None
     candidates = [
         answer
         for answer in sorted(pool.get(answer_type, ()))
         if not any(_clash(answer, gold) for gold in exclude)
         and not (avoid_in is not None and contains_answer(avoid_in, answer))
+        and (shape is None or answer_shape(answer) == shape)
     ]
     return rng.choice(candidates) if candidates else None
+
+
+def answer_shape(answer: str) -> str:
+    """How an answer is written, without its values: "15 June 1215" and "4 July 1776" -> "0 M 0"."""
+    text = _MONTH_RE.sub("M", answer.lower())
+    text = _INT_RE.sub("0", text)
+    return re.sub(r"[a-z]+", "w", text)
 
 
 _MONTH_NAMES = (
@@ -340,7 +352,8 @@ def match_casing(new: str, occurrence: str) -> str:
     if letters and occurrence == occurrence.lower():
         return " ".join(w if _is_acronym(w) else w.lower() for w in new.split())
     words = [w for w in occurrence.split() if w[:1].isalpha()]
-    if words and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words) and len(words) > 1:
+    title = words and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words) and len(words) > 1
+    if title and new == new.lower():  # a name with its own casing ("Leonardo da Vinci") keeps it
         out = []
         for i, w in enumerate(new.split()):
             keep_small = i > 0 and w.lower() in _SMALL_WORDS
@@ -410,6 +423,7 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
 
 __all__ = [
     "Check",
+    "answer_shape",
     "answer_spans",
     "build_answer_pool",
     "check_absent",
