@@ -1,0 +1,588 @@
+"""Knowledge-base loaders: stream :class:`Triple` records from RDF or tabular files.
+
+INVITE builds false-premise questions from knowledge-base facts (DBpedia infobox triples). This
+module reads such facts one triple at a time, so a dump with millions of lines never sits in
+memory:
+
+- **N-Triples / Turtle** (``.nt``, ``.ttl``; optionally ``.gz`` / ``.bz2`` / ``.xz``) are parsed
+  with pyoxigraph, a real RDF parser (install extra ``kb``). A syntax error becomes a
+  :class:`~halluforge.errors.DataError` naming ``file:line``.
+- **TSV / CSV** rows ``subject, predicate, object`` (an optional header row with exactly those
+  names) and **JSONL** objects with ``subject``/``predicate``/``object`` keys (or a 3-item
+  list) are read line by line with the same error reporting.
+
+Entity clean-up turns terms into the names a question shows: resource IRIs become their last
+path segment, percent-decoded, with underscores as spaces; a trailing disambiguation such as
+``"Paris (film)"`` becomes ``"Paris"``; typed date literals (``xsd:gYear``, ``xsd:date``, ...)
+become a year string. Entity-type sets (persons, places) come from list files (one name or IRI
+per line) or from ``rdf:type`` triples naming a person or place class; the generator uses them
+as the per-predicate checks INVITE applies.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import json
+import lzma
+import re
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any, Literal, NamedTuple
+from urllib.parse import unquote
+
+from halluforge.errors import ConfigError, DataError
+
+KBFormat = Literal["auto", "nt", "ttl", "tsv", "csv", "jsonl"]
+EntityType = Literal["person", "place"]
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+#: literal datatypes whose value is shown as a year only (INVITE asks about years)
+YEAR_TYPES = frozenset(XSD + t for t in ("gYear", "gYearMonth", "date", "dateTime", "dateTimeStamp"))
+#: class names (IRI local names) that mark an entity as a person or a place in rdf:type triples
+PERSON_CLASSES = frozenset({"Person"})
+PLACE_CLASSES = frozenset(
+    {"Place", "PopulatedPlace", "Location", "City", "Town", "Village", "Country", "Settlement", "Region"}
+)
+_TYPE_PREDICATES = frozenset({RDF_TYPE, "rdf:type", "type", "a"})
+
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+_DBPEDIA_SERIAL = re.compile(r"__(?:[A-Za-z]+__)?\d+$")
+_YEAR = re.compile(r"^(-?)(\d{1,6})")
+_TYPED_LITERAL = re.compile(r'^"(.*)"(?:\^\^<([^>]*)>|@[A-Za-z0-9-]+)?$', re.S)
+
+
+class Triple(NamedTuple):
+    """One knowledge-base fact. Subject and object are cleaned names; the predicate is as given."""
+
+    subject: str
+    predicate: str
+    object: str
+
+
+# -- entity clean-up ---------------------------------------------------------------------------
+
+
+def local_name(iri: str) -> str:
+    """The last segment of an IRI (after ``#`` or ``/``), e.g. ``dbo:birthPlace`` -> ``birthPlace``."""
+    iri = iri.strip().strip("<>")
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    tail = iri[cut + 1 :] if cut >= 0 else iri
+    return tail.rsplit(":", 1)[-1] if "://" not in tail else tail
+
+
+def strip_disambiguation(name: str) -> str:
+    """Drop a trailing parenthesised qualifier: ``"Paris (film)"`` -> ``"Paris"``."""
+    stripped = _DISAMBIGUATION.sub("", name)
+    return stripped or name
+
+
+def entity_name(iri: str) -> str:
+    """Turn a resource IRI into the name a question shows.
+
+    DBpedia resources keep everything after ``/resource/`` (names may contain ``/``), other IRIs
+    their last segment; then percent-decoding, underscores to spaces, DBpedia's serial suffixes
+    (``__1``, ``__CareerStation__3``) and disambiguation suffixes removed.
+    """
+    iri = iri.strip().strip("<>")
+    marker = iri.find("/resource/")
+    tail = iri[marker + 10 :] if marker >= 0 else local_name(iri)
+    if "%" in tail:
+        tail = unquote(tail)
+    tail = _DBPEDIA_SERIAL.sub("", tail).replace("_", " ").strip()
+    if tail.endswith(")"):
+        tail = strip_disambiguation(tail)
+    return " ".join(tail.split())
+
+
+def year_text(value: str) -> str:
+    """The year of a date-like literal: ``"1952-03-11"`` -> ``"1952"``, ``"-0044"`` -> ``"44 BC"``."""
+    match = _YEAR.match(value.strip())
+    if match is None:
+        return value.strip()
+    year = int(match.group(2))
+    return f"{year} BC" if match.group(1) else str(year)
+
+
+def literal_text(value: str, datatype: str | None = None) -> str:
+    """The shown text of a literal: date types become a year, anything else stays as written."""
+    if datatype and datatype.strip("<>") in YEAR_TYPES:
+        return year_text(value)
+    return " ".join(value.split())
+
+
+def clean_term(raw: str) -> str:
+    """Clean one term written as text (TSV/CSV/JSONL): an IRI, a quoted literal or a plain name.
+
+    ``<http://...>`` and bare ``http(s)://`` IRIs go through :func:`entity_name`; N-Triples-style
+    literals (``"1952"^^<...#gYear>``, ``"x"@en``) through :func:`literal_text`; a plain name
+    keeps its text, with underscores as spaces when it has no spaces (``Barack_Obama``) and
+    without a trailing disambiguation.
+    """
+    text = raw.strip()
+    if (text.startswith("<") and text.endswith(">")) or text.startswith(("http://", "https://")):
+        return entity_name(text)
+    if text.startswith('"'):
+        match = _TYPED_LITERAL.match(text)
+        if match:
+            return literal_text(match.group(1), match.group(2))
+        return text.strip('"').strip()
+    if "_" in text and not any(ch.isspace() for ch in text):
+        text = text.replace("_", " ")
+    return strip_disambiguation(" ".join(text.split()))
+
+
+def is_type_predicate(predicate: str) -> bool:
+    """True for ``rdf:type`` written as an IRI, a CURIE, ``type`` or Turtle's ``a``."""
+    return predicate.strip().strip("<>") in _TYPE_PREDICATES
+
+
+def type_of_class(cls: str) -> EntityType | None:
+    """Map a class (IRI or cleaned name) to ``person`` / ``place`` when it is one of those."""
+    name = local_name(cls) if ("/" in cls or "#" in cls) else cls.strip()
+    if name in PERSON_CLASSES:
+        return "person"
+    if name in PLACE_CLASSES:
+        return "place"
+    return None
+
+
+# -- opening files -----------------------------------------------------------------------------
+
+
+def detect_format(path: str | Path) -> Literal["nt", "ttl", "tsv", "csv", "jsonl"]:
+    """Guess the format from the file name (compression suffixes ignored)."""
+    name = Path(path).name.lower()
+    for suffix in (".gz", ".bz2", ".xz"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    for ext, fmt in ((".nt", "nt"), (".ttl", "ttl"), (".tsv", "tsv"), (".tab", "tsv"), (".csv", "csv")):
+        if name.endswith(ext):
+            return fmt  # type: ignore[return-value]
+    if name.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    raise DataError(
+        "cannot tell the knowledge-base format from the file name",
+        path=str(path),
+        hint="name it .nt/.ttl/.tsv/.csv/.jsonl or set format: nt|ttl|tsv|csv|jsonl",
+    )
+
+
+def _open_binary(path: Path) -> IO[bytes]:
+    if not path.is_file():
+        raise DataError("knowledge-base file does not exist", path=str(path), hint="check the kb path")
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    if name.endswith(".bz2"):
+        return bz2.open(path, "rb")
+    if name.endswith(".xz"):
+        return lzma.open(path, "rb")
+    return path.open("rb")
+
+
+def _pyoxigraph() -> Any:
+    try:
+        import pyoxigraph
+    except ImportError as exc:
+        raise ConfigError(
+            "reading N-Triples/Turtle needs pyoxigraph",
+            hint='pip install "halluforge[kb]"',
+        ) from exc
+    return pyoxigraph
+
+
+# -- raw rows: (subject, predicate, object, object_is_literal) ------------------------------------
+
+RawRow = tuple[str, str, str, bool]
+
+
+def _rdf_rows(path: Path, fmt: Literal["nt", "ttl"]) -> Iterator[RawRow]:
+    """Stream RDF triples: IRIs stay raw (cleaned later), literals are turned into text now."""
+    ox = _pyoxigraph()
+    rdf_format = ox.RdfFormat.N_TRIPLES if fmt == "nt" else ox.RdfFormat.TURTLE
+    literal_cls, blank_cls = ox.Literal, ox.BlankNode
+    with _open_binary(path) as handle:
+        try:
+            for quad in ox.parse(handle, format=rdf_format):
+                subject, obj = quad.subject, quad.object
+                s_text = "_:" + subject.value if isinstance(subject, blank_cls) else subject.value
+                if isinstance(obj, literal_cls):
+                    yield s_text, quad.predicate.value, literal_text(obj.value, obj.datatype.value), True
+                elif isinstance(obj, blank_cls):
+                    yield s_text, quad.predicate.value, "_:" + obj.value, False
+                else:
+                    yield s_text, quad.predicate.value, obj.value, False
+        except SyntaxError as exc:
+            reason = str(exc.msg if hasattr(exc, "msg") else exc)
+            raise DataError(
+                f"not valid {'N-Triples' if fmt == 'nt' else 'Turtle'}: {reason}",
+                path=str(path),
+                line=exc.lineno,
+                hint="fix or remove that line (one '<s> <p> <o> .' statement per line)",
+            ) from None
+
+
+def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    with _open_binary(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", errors="strict") as handle:
+        try:
+            yield from enumerate(handle, start=1)
+        except UnicodeDecodeError as exc:
+            raise DataError("not UTF-8 text", path=str(path), hint="re-encode the file as UTF-8") from exc
+
+
+def _is_header(cells: list[str]) -> bool:
+    return [c.strip().lower() for c in cells] == ["subject", "predicate", "object"]
+
+
+def _tabular_rows(path: Path, fmt: Literal["tsv", "csv"]) -> Iterator[RawRow]:
+    """Stream TSV/CSV rows of exactly three cells; a header row ``subject,predicate,object`` is skipped."""
+    delimiter = "\t" if fmt == "tsv" else ","
+    for number, line in _text_lines(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = (
+            next(csv.reader([line], delimiter=delimiter)) if fmt == "csv" else line.rstrip("\r\n").split("\t")
+        )
+        if number == 1 and _is_header(cells):
+            continue
+        if len(cells) != 3 or not all(c.strip() for c in cells):
+            raise DataError(
+                f"expected 3 non-empty {fmt.upper()} cells (subject, predicate, object), found {len(cells)}",
+                path=str(path),
+                line=number,
+                hint=f"write one fact per line as subject{delimiter!r}predicate{delimiter!r}object",
+            )
+        yield cells[0], cells[1], cells[2], False
+
+
+def _jsonl_rows(path: Path) -> Iterator[RawRow]:
+    """Stream JSON lines: ``{"subject": .., "predicate": .., "object": ..}`` or ``[s, p, o]``."""
+    for number, line in _text_lines(path):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(
+                f"not valid JSON ({exc.msg})", path=str(path), line=number, hint="one JSON object per line"
+            ) from None
+        if isinstance(data, list) and len(data) == 3:
+            cells = data
+        elif isinstance(data, dict):
+            cells = []
+            for key in ("subject", "predicate", "object"):
+                if key not in data:
+                    raise DataError(
+                        "missing key",
+                        path=str(path),
+                        line=number,
+                        field=key,
+                        hint='write {"subject": ..., "predicate": ..., "object": ...}',
+                    )
+                cells.append(data[key])
+        else:
+            raise DataError(
+                "expected an object with subject/predicate/object or a 3-item list",
+                path=str(path),
+                line=number,
+                hint='write {"subject": ..., "predicate": ..., "object": ...}',
+            )
+        if not all(isinstance(c, str | int) and str(c).strip() for c in cells):
+            raise DataError(
+                "subject, predicate and object must be non-empty strings",
+                path=str(path),
+                line=number,
+                hint="fill every field",
+            )
+        yield str(cells[0]), str(cells[1]), str(cells[2]), False
+
+
+def raw_rows(path: str | Path, format: KBFormat = "auto") -> Iterator[RawRow]:
+    """Stream ``(subject, predicate, object, object_is_literal)`` with terms not yet cleaned.
+
+    RDF literals are already turned into text (their datatype is known only here); everything
+    else is passed through :func:`entity_name` / :func:`clean_term` by the caller, which can
+    then clean each distinct term once.
+    """
+    file = Path(path)
+    fmt = detect_format(file) if format == "auto" else format
+    if fmt in ("nt", "ttl"):
+        return _rdf_rows(file, fmt)
+    if fmt in ("tsv", "csv"):
+        return _tabular_rows(file, fmt)
+    if fmt == "jsonl":
+        return _jsonl_rows(file)
+    raise ConfigError(f"unknown knowledge-base format {format!r}", hint="use nt, ttl, tsv, csv or jsonl")
+
+
+def clean_raw(term: str, from_rdf: bool) -> str:
+    """Clean one raw subject/object term from :func:`raw_rows` (not a literal)."""
+    if from_rdf:
+        return term if term.startswith("_:") else entity_name(term)
+    return clean_term(term)
+
+
+def iter_triples(path: str | Path, format: KBFormat = "auto", *, clean: bool = True) -> Iterator[Triple]:
+    """Stream the triples of one knowledge-base file, with subject and object cleaned by default."""
+    file = Path(path)
+    fmt = detect_format(file) if format == "auto" else format
+    from_rdf = fmt in ("nt", "ttl")
+    for subject, predicate, obj, is_literal in raw_rows(file, fmt):
+        if clean:
+            subject = clean_raw(subject, from_rdf)
+            obj = obj if is_literal else clean_raw(obj, from_rdf)
+        yield Triple(subject, predicate.strip().strip("<>"), obj)
+
+
+# -- entity types ------------------------------------------------------------------------------
+
+
+def load_type_list(path: str | Path) -> set[str]:
+    """Read an entity-type list: one name or IRI per line; blank lines and ``#`` comments skipped."""
+    names: set[str] = set()
+    for _number, line in _text_lines(Path(path)):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            names.add(clean_term(text))
+    return names
+
+
+def types_from_triples(triples: Iterable[Triple]) -> dict[EntityType, set[str]]:
+    """Collect persons and places from ``rdf:type`` triples whose class is a person/place class."""
+    found: dict[EntityType, set[str]] = {"person": set(), "place": set()}
+    for triple in triples:
+        if is_type_predicate(triple.predicate):
+            kind = type_of_class(triple.object)
+            if kind is not None:
+                found[kind].add(triple.subject)
+    return found
+
+
+# -- an index for sampling: entity ids as ints, facts as sorted 64-bit keys ------------------------
+
+_LOW = (1 << 32) - 1
+
+
+class PredicateFacts:
+    """The distinct facts of one predicate as two sorted arrays of ``id << 32 | id`` keys.
+
+    ``by_subject`` is sorted by (subject, object) and ``by_object`` by (object, subject), so a
+    fact lookup or "everything this entity is linked to" is a binary search: O(log n) time and
+    16 bytes per fact, however large the predicate.
+    """
+
+    def __init__(self, name: str, by_subject: array[int], by_object: array[int]) -> None:
+        self.name = name
+        self.by_subject = by_subject
+        self.by_object = by_object
+
+    def __len__(self) -> int:
+        return len(self.by_subject)
+
+    def fact(self, index: int) -> tuple[int, int]:
+        """Subject and object ids of the ``index``-th fact (in subject order)."""
+        key = self.by_subject[index]
+        return key >> 32, key & _LOW
+
+    def has(self, subject: int, obj: int) -> bool:
+        """True when the KB holds (subject, this predicate, obj)."""
+        key = (subject << 32) | obj
+        at = bisect_left(self.by_subject, key)
+        return at < len(self.by_subject) and self.by_subject[at] == key
+
+    def objects_of(self, subject: int, limit: int = 50) -> list[int]:
+        """Object ids linked to ``subject`` by this predicate (at most ``limit``)."""
+        return _linked(self.by_subject, subject, limit)
+
+    def subjects_of(self, obj: int, limit: int = 50) -> list[int]:
+        """Subject ids linked to ``obj`` by this predicate (at most ``limit``)."""
+        return _linked(self.by_object, obj, limit)
+
+    def count_objects_of(self, subject: int) -> int:
+        return _count(self.by_subject, subject)
+
+    def count_subjects_of(self, obj: int) -> int:
+        return _count(self.by_object, obj)
+
+
+def _linked(keys: array[int], head: int, limit: int) -> list[int]:
+    start = bisect_left(keys, head << 32)
+    stop = min(bisect_left(keys, (head + 1) << 32), start + limit)
+    return [keys[i] & _LOW for i in range(start, stop)]
+
+
+def _count(keys: array[int], head: int) -> int:
+    return bisect_left(keys, (head + 1) << 32) - bisect_left(keys, head << 32)
+
+
+def _sorted_keys(raw: array[int]) -> tuple[array[int], array[int]]:
+    """Deduplicate and sort the (subject, object) keys; build the (object, subject) twin."""
+    import numpy as np
+
+    so = np.unique(np.frombuffer(raw, dtype=np.uint64)) if len(raw) else np.zeros(0, dtype=np.uint64)
+    os_ = np.sort((so << np.uint64(32)) | (so >> np.uint64(32)))
+    by_subject, by_object = array("Q"), array("Q")
+    by_subject.frombytes(so.tobytes())
+    by_object.frombytes(os_.tobytes())
+    return by_subject, by_object
+
+
+class KBIndex:
+    """Facts of the chosen predicates with every entity name interned once as an int id.
+
+    Built in one streaming pass over the KB files: triples of other predicates are dropped as
+    they are read, ``rdf:type`` triples naming a person or place class feed the type sets.
+    Memory is one copy of each distinct entity name plus 16 bytes per distinct fact.
+    """
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.ids: dict[str, int] = {}
+        self.facts: dict[str, PredicateFacts] = {}
+        self.types: dict[EntityType, frozenset[int]] = {"person": frozenset(), "place": frozenset()}
+        self.type_sources: dict[EntityType, str] = {}
+        self.lines_read = 0
+        self.skipped_blank = 0
+
+    def intern(self, name: str) -> int:
+        """The id of ``name``, adding it when new."""
+        found = self.ids.get(name)
+        if found is None:
+            found = len(self.names)
+            self.ids[name] = found
+            self.names.append(name)
+        return found
+
+    @classmethod
+    def build(
+        cls,
+        paths: Iterable[str | Path],
+        format: KBFormat = "auto",
+        *,
+        predicates: Iterable[str] | None = None,
+        type_lists: dict[EntityType, list[Path]] | None = None,
+        types_from_kb: bool = True,
+    ) -> KBIndex:
+        """Stream every file once and index the wanted predicates (all when ``predicates`` is None).
+
+        A predicate is wanted when its full IRI or its local name (``birthPlace``) is listed;
+        facts are stored under the local name.
+        """
+        index = cls()
+        wanted = None if predicates is None else {p.strip().strip("<>") for p in predicates}
+        key_of: dict[str, str | None] = {}
+        raw_keys: dict[str, array[int]] = {}
+        typed: dict[EntityType, set[str]] = {"person": set(), "place": set()}
+        intern = index.intern
+        for path in paths:
+            file = Path(path)
+            fmt = detect_format(file) if format == "auto" else format
+            from_rdf = fmt in ("nt", "ttl")
+            cleaned: dict[str, str] = {}
+            for subject, predicate, obj, is_literal in raw_rows(file, fmt):
+                index.lines_read += 1
+                key: str | None = key_of.get(predicate, "")
+                if key == "":
+                    key = _predicate_key(predicate, wanted)
+                    key_of[predicate] = key
+                if key is None:
+                    if types_from_kb and is_type_predicate(predicate):
+                        found_kind = type_of_class(obj)
+                        if found_kind is not None:
+                            typed[found_kind].add(clean_raw(subject, from_rdf))
+                    continue
+                if subject.startswith("_:") or (not is_literal and obj.startswith("_:")):
+                    index.skipped_blank += 1
+                    continue
+                s_name = cleaned.get(subject)
+                if s_name is None:
+                    s_name = cleaned[subject] = clean_raw(subject, from_rdf)
+                o_name: str | None = obj if is_literal else cleaned.get(obj)
+                if o_name is None:
+                    o_name = cleaned[obj] = clean_raw(obj, from_rdf)
+                if not s_name or not o_name:
+                    continue
+                bucket = raw_keys.get(key)
+                if bucket is None:
+                    bucket = raw_keys[key] = array("Q")
+                bucket.append((intern(s_name) << 32) | intern(o_name))
+                if len(cleaned) > 200_000:  # bound the clean-up memo on huge dumps
+                    cleaned.clear()
+        for key in sorted(raw_keys):
+            by_subject, by_object = _sorted_keys(raw_keys.pop(key))
+            index.facts[key] = PredicateFacts(key, by_subject, by_object)
+        kinds: tuple[EntityType, ...] = ("person", "place")
+        for kind in kinds:
+            names = set(typed[kind])
+            sources = ["rdf:type"] if names else []
+            for list_path in (type_lists or {}).get(kind, []):
+                names |= load_type_list(list_path)
+                sources.append(str(list_path))
+            index.types[kind] = frozenset(i for i in map(index.ids.get, names) if i is not None)
+            if sources:
+                index.type_sources[kind] = ", ".join(sources)
+        return index
+
+    def type_ids(self, kind: EntityType) -> frozenset[int]:
+        """Ids of the entities known to be of ``kind``."""
+        return self.types[kind]
+
+    def has_type_info(self, kind: EntityType) -> bool:
+        """True when a list file or rdf:type triples gave any entity of ``kind``."""
+        return bool(self.types[kind])
+
+
+def _predicate_key(predicate: str, wanted: set[str] | None) -> str | None:
+    """The index key (local name) of a predicate, or None when it is not wanted."""
+    iri = predicate.strip().strip("<>")
+    if iri in _TYPE_PREDICATES:
+        return None
+    name = local_name(iri)
+    if wanted is None or iri in wanted or name in wanted:
+        return name
+    return None
+
+
+# -- the bundled sample ------------------------------------------------------------------------
+
+
+def bundled_kb_dir() -> Path:
+    """Folder of the bundled sample KB (``sample_kb.nt``, ``persons.txt``, ``places.txt``)."""
+    return Path(str(resources.files("halluforge.data").joinpath("bundled", "kb")))
+
+
+def bundled_kb() -> tuple[Path, dict[EntityType, Path]]:
+    """The bundled sample KB file and its person/place lists, written by us from well-known facts."""
+    folder = bundled_kb_dir()
+    return folder / "sample_kb.nt", {"person": folder / "persons.txt", "place": folder / "places.txt"}
+
+
+__all__ = [
+    "KBFormat",
+    "KBIndex",
+    "PredicateFacts",
+    "Triple",
+    "bundled_kb",
+    "bundled_kb_dir",
+    "clean_raw",
+    "clean_term",
+    "detect_format",
+    "entity_name",
+    "is_type_predicate",
+    "iter_triples",
+    "literal_text",
+    "load_type_list",
+    "local_name",
+    "raw_rows",
+    "strip_disambiguation",
+    "type_of_class",
+    "types_from_triples",
+    "year_text",
+]
