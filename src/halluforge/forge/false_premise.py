@@ -197,7 +197,7 @@ class _Plan:
             kind = spec.types.get(side)
             pool = np.unique(ids)
             self.checked[side] = kind is not None and index.has_type_info(kind)
-            if self.checked[side]:
+            if kind is not None and self.checked[side]:
                 typed = np.fromiter(index.type_ids(kind), dtype=np.uint32)
                 ok &= np.isin(ids, typed)
                 pool = pool[np.isin(pool, typed)]
