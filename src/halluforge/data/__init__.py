@@ -26,6 +26,7 @@ LOADERS: Registry[Loader] = Registry(
         "csv": "halluforge.data.tabular:load_csv",
         "parquet": "halluforge.data.tabular:load_parquet",
         "hf": "halluforge.data.hf:load_hf",
+        "triviaqa": "halluforge.data.trivia:load_triviaqa",
     },
 )
 

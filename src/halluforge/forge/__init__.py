@@ -13,6 +13,8 @@ GENERATORS: Registry[type[Generator]] = Registry(
     {
         "answer_swap": "halluforge.forge.answer_swap:AnswerSwap",
         "context_enrich": "halluforge.forge.context_enrich:ContextEnrich",
+        "false_premise": "halluforge.forge.false_premise:FalsePremise",
+        "invalid_date": "halluforge.forge.invalid_date:InvalidDate",
     },
 )
 
