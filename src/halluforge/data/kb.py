@@ -133,9 +133,11 @@ def clean_term(raw: str) -> str:
         if match:
             return literal_text(match.group(1), match.group(2))
         return text.strip('"').strip()
-    if "_" in text and not any(ch.isspace() for ch in text):
+    if "_" in text and " " not in text and "\t" not in text:
         text = text.replace("_", " ")
-    return strip_disambiguation(" ".join(text.split()))
+    if "  " in text or "\t" in text:
+        text = " ".join(text.split())
+    return strip_disambiguation(text) if text.endswith(")") else text
 
 
 def is_type_predicate(predicate: str) -> bool:
