@@ -30,7 +30,7 @@ _ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
 _PUNCT = frozenset(string.punctuation)
 _TOKEN = re.compile(r"[^\W_]+")
 #: what may separate two tokens of one match: spaces and light punctuation, no line break
-_GAP = re.compile(r"[ \t\-‐–—.,'’/&:]{0,3}")
+_GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:]{0,3}")
 
 
 def normalize_answer(text: str) -> str:
@@ -48,12 +48,11 @@ def _fold(token: str) -> str:
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Folded non-article tokens of ``text`` with their character offsets."""
+    """Folded tokens of ``text`` with their character offsets; articles fold to ``""``."""
     out = []
     for match in _TOKEN.finditer(text):
         folded = _fold(match.group())
-        if folded and folded not in _ARTICLES:
-            out.append((folded, match.start(), match.end()))
+        out.append(("" if folded in _ARTICLES else folded, match.start(), match.end()))
     return out
 
 
@@ -76,9 +75,12 @@ def find_answer_spans(text: str, answer: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
+        if not tokens[i][0] or not key.startswith(tokens[i][0]):  # never start on an article
+            i += 1
+            continue
         built = ""
         j = i
-        found = False
+        end = -1
         while j < len(tokens) and len(built) < len(key):
             if j > i and not _GAP.fullmatch(text[tokens[j - 1][2] : tokens[j][1]]):
                 break
@@ -86,12 +88,12 @@ def find_answer_spans(text: str, answer: str) -> list[tuple[int, int]]:
             if not key.startswith(built):
                 break
             if built == key:
-                found = True
+                end = j
                 break
             j += 1
-        if found:
-            spans.append((tokens[i][1], tokens[j][2]))
-            i = j + 1
+        if end >= 0:
+            spans.append((tokens[i][1], tokens[end][2]))
+            i = end + 1
         else:
             i += 1
     return spans

@@ -93,7 +93,7 @@ REWRITE = "answer_swap/rewrite"
 #: words that show a proposal is commentary, not an answer
 _META = re.compile(
     r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
-    r"not sure|unknown|none|n/a)\b",
+    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm)\b|^(?:not|no|yes|it|this|that|there)\b",
     re.I,
 )
 

@@ -33,14 +33,21 @@ Check = tuple[bool, str]
 # -- parsing what a small model writes -------------------------------------------------------
 
 _PREFIX = re.compile(
-    r"^\s*(?:(?:the\s+)?(?:wrong|incorrect|false|fake|alternative|new)\s+(?:answer|span)"
-    r"(?:\s+(?:is|would be|could be))?|answer|a|new\s+passage|passage|rewritten\s+passage|"
-    r"here\s+is\s+(?:the|a)\s+(?:wrong\s+answer|rewritten\s+passage|new\s+passage))\s*[:\-–]?\s*",
+    r"^\s*(?:"
+    # a label: "Wrong answer:", "A:", "New passage -"
+    r"(?:(?:the\s+)?(?:wrong|incorrect|false|fake|alternative|new|right|correct|true)\s+(?:answer|span)|"
+    r"answer|a|new\s+passage|passage|rewritten\s+passage)\s*[:\-–]|"
+    # a sentence: "The wrong answer is", "The answer to this question would be"
+    r"(?:the\s+)?(?:(?:wrong|incorrect|false|fake|alternative|new|right|correct|true)\s+)?answer"
+    r"(?:\s+to\s+(?:this|the)\s+question)?\s+(?:is|would\s+be|could\s+be)\b\s*:?|"
+    r"here\s+is\s+(?:the|a)\s+(?:wrong\s+answer|rewritten\s+passage|new\s+passage)\s*:?"
+    r")\s*",
     re.I,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•]+|\d+[.)])\s+")
 _QUOTES = "\"'“”‘’`*_ "
 _CLAUSE_END = re.compile(
+    r"\s+(?:is|was|would be)\s+(?:incorrect|wrong|not|false)\b|"
     r"\s+(?:because|since|which|as it|as the|but|instead of)\s+|\s+[-–—]\s+|[;(\[]|\.\s+|,\s+(?=[a-z]{3,}\s)"
 )
 _ABBREV_END = re.compile(r"(?:\b[A-Za-z]\.[A-Za-z]\.|\b(?:Jr|Sr|St|Dr|Mr|Mrs|Ms|Co|Inc|Ltd)\.)$")
