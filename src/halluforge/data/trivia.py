@@ -34,7 +34,7 @@ def _entries(path: Path) -> Iterator[tuple[int, str, Any]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        if text.lstrip().startswith("{") and exc.lineno > 1:  # one entry per line
+        if exc.lineno > 1 and _parses(text.lstrip().split("\n", 1)[0]):  # one entry per line
             yield from _json_lines(path)
             return
         raise DataError(
@@ -49,6 +49,13 @@ def _entries(path: Path) -> Iterator[tuple[int, str, Any]]:
         raise DataError("'Data' is not a list", path=str(path), field="Data", hint="use TriviaQA's layout")
     for index, entry in enumerate(data):
         yield index, f"Data[{index}]", entry
+
+
+def _parses(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def _json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
