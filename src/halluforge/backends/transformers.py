@@ -1,0 +1,354 @@
+"""Hugging Face transformers backend (``hf``): any causal LM from a folder, a hub id or a GGUF file.
+
+Addresses: ``hf//abs/path/to/folder``, ``hf/./relative/folder``, ``hf/org/model`` (a hub id;
+needs internet the first time), ``hf//abs/path/model.gguf`` or ``hf/org/repo/model.gguf``
+(transformers dequantises GGUF weights; this needs the ``gguf`` package). A GGUF file can also
+be named with ``options["gguf_file"]`` next to a folder or hub id.
+
+Requests are answered in batches (``options["batch_size"]``, default 8) with left padding,
+so every row ends where generation starts. Requests in one list are grouped by their decoding
+options (a batch shares one ``generate`` call); greedy when ``temperature`` is 0, sampled with
+the request's seed otherwise. The tokenizer's chat template is used when it has one; without
+one the messages are joined as plain text. Stop strings are trimmed from the output after
+generation. The model runs in one worker thread under a lock, so the event loop stays free.
+
+Options: ``batch_size``, ``dtype`` (``float32`` by default: deterministic on CPU; ``auto``,
+``bfloat16``, ``float16``), ``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over
+every request's ``max_tokens``), ``gguf_file``, ``revision``, ``trust_remote_code``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion, messages_to_prompt
+from halluforge.errors import ConfigError, ContextLengthError, ModelError
+from halluforge.records import Completion, Request, Usage
+
+OPTIONS = (
+    "batch_size",
+    "dtype",
+    "device",
+    "max_new_tokens",
+    "gguf_file",
+    "revision",
+    "trust_remote_code",
+    "timeout_s",
+)
+
+_DTYPES = ("auto", "float32", "float16", "bfloat16")
+
+_INSTALL_HINT = (
+    'pip install "halluforge[hf]" (on a CPU-only machine install the CPU build of torch first: '
+    "pip install torch --index-url https://download.pytorch.org/whl/cpu)"
+)
+
+
+def _looks_local(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or Path(model).expanduser().exists()
+
+
+def resolve_source(model: str, gguf_option: str | None = None) -> tuple[str, str | None]:
+    """Split a model name into (folder or hub id, GGUF file name or None); check local paths exist."""
+    if model.lower().endswith(".gguf"):
+        path = Path(model).expanduser()
+        if path.is_file():
+            return str(path.resolve().parent), path.name
+        if _looks_local(model):
+            raise ModelError(
+                f"GGUF model file not found: {path}",
+                hint="give an existing .gguf file: hf//abs/path/model.gguf",
+            )
+        repo, _, filename = model.rpartition("/")
+        if not repo:
+            raise ModelError(
+                f"GGUF model {model!r} names neither a local file nor a hub repository",
+                hint="write hf//abs/path/model.gguf or hf/org/repo/model.gguf",
+            )
+        return repo, filename
+    if _looks_local(model):
+        path = Path(model).expanduser()
+        if not path.is_dir():
+            raise ModelError(
+                f"model folder not found: {path}",
+                hint="give a folder written by save_pretrained (config.json, weights, tokenizer files)",
+            )
+        return str(path.resolve()), gguf_option
+    return model, gguf_option
+
+
+def _check_installed() -> None:
+    missing = [name for name in ("transformers", "torch") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ModelError(f"the hf backend needs {' and '.join(missing)}, not installed", hint=_INSTALL_HINT)
+
+
+def _dtype_kwargs(transformers: Any, torch: Any, dtype: str) -> dict[str, Any]:
+    """The dtype argument under the name this transformers version expects."""
+    value = "auto" if dtype == "auto" else getattr(torch, dtype)
+    major, minor = (int(p) for p in transformers.__version__.split(".")[:2])
+    return {"dtype": value} if (major, minor) >= (4, 56) else {"torch_dtype": value}
+
+
+def trim_at_stop(text: str, stops: Sequence[str]) -> tuple[str, bool]:
+    """Cut ``text`` at the earliest stop string; say whether one was found."""
+    cuts = [i for i in (text.find(s) for s in stops if s) if i >= 0]
+    if not cuts:
+        return text, False
+    return text[: min(cuts)], True
+
+
+class TransformersBackend(Backend):
+    """A causal LM driven by ``model.generate`` in batches, on one worker thread."""
+
+    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(
+                f"unknown hf option(s): {', '.join(unknown)}",
+                hint=f"the hf backend accepts: {', '.join(OPTIONS)}",
+            )
+        self.spec = spec
+        gguf = options.get("gguf_file")
+        self.source, self.gguf_file = resolve_source(spec.model, str(gguf) if gguf else None)
+        self.dtype = str(options.get("dtype", "float32"))
+        if self.dtype not in _DTYPES:
+            raise ConfigError(
+                f"hf option 'dtype' must be one of {', '.join(_DTYPES)}, got {self.dtype!r}",
+                hint="use float32 on CPU for deterministic outputs",
+            )
+        self.device = str(options.get("device", "cpu"))
+        try:
+            self.batch_size = max(1, int(options.get("batch_size", 8)))
+            cap = options.get("max_new_tokens")
+            self.max_new_tokens: int | None = int(cap) if cap is not None else None
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(
+                f"hf options batch_size and max_new_tokens must be integers: {exc}",
+                hint="for example batch_size: 8, max_new_tokens: 128",
+            ) from exc
+        revision = options.get("revision")
+        self.revision: str | None = str(revision) if revision else None
+        self.trust_remote_code = bool(options.get("trust_remote_code", False))
+        self.capabilities = Capabilities(
+            chat_template=True, logprobs=True, max_context=None, batch_size=self.batch_size, concurrency=1
+        )
+        self._lock = threading.Lock()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._max_context: int | None = None
+
+    def output_fields(self) -> dict[str, Any]:
+        """What changes outputs besides the request: weights source, GGUF file, dtype, revision."""
+        fields: dict[str, Any] = {
+            "source": self.source,
+            "gguf_file": self.gguf_file,
+            "dtype": self.dtype,
+            "revision": self.revision,
+            "max_new_tokens": self.max_new_tokens,
+        }
+        weights = Path(self.source)
+        if weights.is_dir():
+            files = [weights / self.gguf_file] if self.gguf_file else sorted(weights.glob("*.safetensors"))
+            fields["weights_bytes"] = sum(f.stat().st_size for f in files if f.is_file())
+        return fields
+
+    # -- engine (worker thread, under the lock) ------------------------------------------------
+
+    def _load(self) -> tuple[Any, Any]:
+        if self._model is not None:
+            return self._model, self._tokenizer
+        try:
+            import torch
+            import transformers
+        except ImportError as exc:
+            raise ModelError(f"the hf backend cannot import {exc.name}", hint=_INSTALL_HINT) from exc
+        common: dict[str, Any] = {"trust_remote_code": self.trust_remote_code}
+        if self.gguf_file:
+            if importlib.util.find_spec("gguf") is None:
+                raise ModelError(
+                    "loading a GGUF file with transformers needs the gguf package", hint=_INSTALL_HINT
+                )
+            common["gguf_file"] = self.gguf_file
+        if self.revision:
+            common["revision"] = self.revision
+        try:
+            tokenizer: Any = transformers.AutoTokenizer.from_pretrained(self.source, **common)
+            model: Any = transformers.AutoModelForCausalLM.from_pretrained(
+                self.source, **common, **_dtype_kwargs(transformers, torch, self.dtype)
+            )
+        except (OSError, ValueError, ImportError) as exc:
+            raise ModelError(
+                f"transformers could not load {self.source!r}"
+                + (f" (gguf_file={self.gguf_file})" if self.gguf_file else "")
+                + f": {exc}",
+                hint="give a local folder or .gguf file; a hub id needs internet on first use",
+            ) from exc
+        model.to(self.device)
+        model.eval()
+        tokenizer.padding_side = "left"
+        if tokenizer.pad_token_id is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        limit = getattr(model.config, "max_position_embeddings", None) or getattr(
+            model.config, "n_positions", None
+        )
+        self._max_context = int(limit) if limit else None
+        self.capabilities = Capabilities(
+            chat_template=True,
+            logprobs=True,
+            max_context=self._max_context,
+            batch_size=self.batch_size,
+            concurrency=1,
+        )
+        self._model, self._tokenizer = model, tokenizer
+        return model, tokenizer
+
+    def _prompt(self, tokenizer: Any, request: Request) -> str:
+        messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        if getattr(tokenizer, "chat_template", None):
+            return str(tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
+        return messages_to_prompt(request.messages)
+
+    def _generate_chunk(self, requests: Sequence[Request], prompts: list[str]) -> list[Completion]:
+        """One ``generate`` call for requests that share decoding options."""
+        import torch
+
+        model, tokenizer = self._model, self._tokenizer
+        first = requests[0]
+        started = time.perf_counter()
+        encoded = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        encoded = {k: v.to(self.device) for k, v in encoded.items()}
+        width = int(encoded["input_ids"].shape[1])
+        max_new = (
+            first.max_tokens if self.max_new_tokens is None else min(first.max_tokens, self.max_new_tokens)
+        )
+        if self._max_context is not None:
+            max_new = min(max_new, self._max_context - width)
+        kwargs: dict[str, Any] = {
+            "max_new_tokens": max(1, max_new),
+            "pad_token_id": tokenizer.pad_token_id,
+            "return_dict_in_generate": True,
+            "output_scores": first.logprobs,
+        }
+        if first.temperature > 0:
+            kwargs.update(do_sample=True, temperature=first.temperature, top_p=first.top_p, top_k=0)
+            torch.manual_seed(first.seed)
+        else:
+            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        with torch.inference_mode():
+            out = model.generate(**encoded, **kwargs)
+        new_tokens = out.sequences[:, width:]
+        scores = None
+        if first.logprobs:
+            scores = model.compute_transition_scores(out.sequences, out.scores, normalize_logits=True)
+        elapsed = (time.perf_counter() - started) / len(requests)
+        eos_ids = _eos_ids(model, tokenizer)
+        results = []
+        for row, request in enumerate(requests):
+            ids = [int(t) for t in new_tokens[row].tolist()]
+            length = next((i for i, t in enumerate(ids) if t in eos_ids), len(ids))
+            hit_eos = length < len(ids)
+            ids = ids[:length]
+            text, hit_stop = trim_at_stop(tokenizer.decode(ids, skip_special_tokens=True), request.stop)
+            if hit_stop:
+                length = _tokens_covering(tokenizer, ids, len(text))
+            logprobs = [float(v) for v in scores[row][:length].tolist()] if scores is not None else None
+            results.append(
+                Completion(
+                    request_id=request.id,
+                    text=text,
+                    token_logprobs=logprobs,
+                    usage=Usage(
+                        prompt_tokens=int(encoded["attention_mask"][row].sum()), completion_tokens=length
+                    ),
+                    latency_s=elapsed,
+                    finish_reason="stop" if hit_eos or hit_stop else "length",
+                )
+            )
+        return results
+
+    def _run(self, requests: Sequence[Request]) -> list[Completion]:
+        with self._lock:
+            _, tokenizer = self._load()
+            results: list[Completion | None] = [None] * len(requests)
+            groups: dict[tuple[Any, ...], list[tuple[int, str]]] = {}
+            for index, request in enumerate(requests):
+                try:
+                    prompt = self._prompt(tokenizer, request)
+                    count = len(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+                except Exception as exc:  # a template that rejects these messages fails one request
+                    results[index] = error_completion(request, exc)
+                    continue
+                if self._max_context is not None and count >= self._max_context:
+                    results[index] = error_completion(
+                        request,
+                        ContextLengthError(
+                            f"prompt has {count} tokens but {self.spec.address} holds {self._max_context}",
+                            hint="shorten the context or use a model with a longer context",
+                        ),
+                    )
+                    continue
+                key = (request.max_tokens, request.temperature, request.top_p, request.seed, request.logprobs)
+                groups.setdefault(key, []).append((index, prompt))
+            for members in groups.values():
+                for start in range(0, len(members), self.batch_size):
+                    chunk = members[start : start + self.batch_size]
+                    chunk_requests = [requests[i] for i, _ in chunk]
+                    try:
+                        done = self._generate_chunk(chunk_requests, [p for _, p in chunk])
+                    except Exception as exc:  # e.g. out of memory: fail this batch, keep the run
+                        done = [error_completion(r, exc) for r in chunk_requests]
+                    for (index, _), completion in zip(chunk, done, strict=True):
+                        results[index] = completion
+            return [c for c in results if c is not None]
+
+    # -- contract ------------------------------------------------------------------------------
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        if not requests:
+            return []
+        return await asyncio.to_thread(self._run, list(requests))
+
+    async def aclose(self) -> None:
+        def release() -> None:
+            with self._lock:
+                self._model = None
+                self._tokenizer = None
+
+        await asyncio.to_thread(release)
+
+
+def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
+    ids: set[int] = set()
+    for source in (getattr(model, "generation_config", None), model.config, tokenizer):
+        value = getattr(source, "eos_token_id", None)
+        if isinstance(value, int):
+            ids.add(value)
+        elif isinstance(value, list | tuple):
+            ids.update(int(v) for v in value)
+    if tokenizer.pad_token_id is not None:
+        ids.add(int(tokenizer.pad_token_id))
+    return ids
+
+
+def _tokens_covering(tokenizer: Any, ids: list[int], chars: int) -> int:
+    """The fewest leading tokens whose decoded text reaches ``chars`` characters."""
+    for count in range(len(ids) + 1):
+        if len(tokenizer.decode(ids[:count], skip_special_tokens=True)) >= chars:
+            return count
+    return len(ids)
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``hf``; fails early when transformers or torch is missing."""
+    _check_installed()
+    return TransformersBackend(spec, options)
+
+
+__all__ = ["TransformersBackend", "create", "resolve_source", "trim_at_stop"]
