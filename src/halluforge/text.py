@@ -9,7 +9,7 @@ passage" (``forge.validate.span_replace``) always agree about what counts as an 
 Matching rules, and why:
 
 - tokens are runs of letters and digits; case and accents are folded; the articles a/an/the
-  are ignored, as in SQuAD;
+  are ignored, as in SQuAD, when followed by a space (so the "A" of "A.D." counts);
 - an answer matches a run of whole passage tokens whose concatenation equals the answer's
   concatenated tokens, so ``"1,000"`` matches ``"1000"``, ``"U.S."`` matches ``"US"`` and
   ``"Paris"`` matches inside ``"Paris-based"`` or ``"Paris's"``, but never inside ``"Parisian"``;
@@ -52,7 +52,9 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     out = []
     for match in _TOKEN.finditer(text):
         folded = _fold(match.group())
-        out.append(("" if folded in _ARTICLES else folded, match.start(), match.end()))
+        # an article is a word of its own: the "A" of "A.D." or "Vitamin A." is not one
+        article = folded in _ARTICLES and text[match.end() : match.end() + 1].isspace()
+        out.append(("" if article else folded, match.start(), match.end()))
     return out
 
 

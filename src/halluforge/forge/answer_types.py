@@ -174,8 +174,8 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
     q = question or ""
     asks_number = bool(_Q_NUMBER.search(q))
     bare_year = _YEAR.match(text.lower())
-    if bare_year and not asks_number:
-        return "date"
+    if bare_year:
+        return "number" if asks_number else "date"
     form = form_type(text)
     if form == "date":
         return "date"

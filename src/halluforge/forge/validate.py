@@ -344,8 +344,11 @@ def starts_with_vowel_sound(text: str) -> bool:
         number = digits.group().replace(",", "") if digits else word
         return number.startswith("8") or (len(number) in (2, 5) and number.startswith(("11", "18")))
     letters = re.sub(r"[^A-Za-z]", "", word)
-    if len(letters) > 1 and letters.isupper() and len(letters) <= 5:  # an FBI agent, a NATO member
-        return letters[0] in "AEFHILMNORSX" and not re.match(r"^[A-Z][a-z]", word)
+    spelled = len(letters) <= 3 or not any(ch in "AEIOU" for ch in letters[1:])
+    if len(letters) > 1 and letters.isupper() and spelled:  # an FBI agent, an HTML page (spelled out)
+        return letters[0] in "AEFHILMNORSX"
+    if letters.isupper():  # read as a word: a NATO member, an OPEC country
+        return letters[:1] in ("A", "E", "I", "O")
     if _SILENT_H.match(word):
         return True
     return word[0].lower() in "aeiou" and not _AN_EXCEPTIONS.match(word)
