@@ -1,0 +1,257 @@
+"""The answer_swap generator (AutoDebug/ReEval Category 1) with the scripted mock backend."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from halluforge.backends import open_backend
+from halluforge.backends.base import Backend
+from halluforge.config import DataSource
+from halluforge.data.bundled import load_bundled
+from halluforge.forge import GENERATORS
+from halluforge.forge.answer_swap import AnswerSwap, answer_position
+from halluforge.forge.base import ForgeContext
+from halluforge.forge.validate import answer_shape, span_replace
+from halluforge.records import Example, SeedCase, Skip, TestCase
+from halluforge.text import contains_answer
+
+EVIDENCE = (
+    "Jane Austen published Pride and Prejudice in 1813. The novel follows Elizabeth Bennet and her "
+    "four sisters in rural England, and its sharp wit about manners and money has kept it popular."
+)
+AUSTEN = Example.build(
+    "who wrote the novel pride and prejudice", ["Jane Austen", "Austen"], EVIDENCE, id="ex-austen"
+)
+OTHERS = [
+    Example.build("who wrote hamlet", ["William Shakespeare"], "William Shakespeare wrote it.", id="ex-1"),
+    Example.build("who painted guernica", ["Pablo Picasso"], "Pablo Picasso painted it.", id="ex-2"),
+    Example.build("who discovered radium", ["Marie Curie"], "Marie Curie found it.", id="ex-3"),
+    Example.build("who wrote the odyssey", ["Homer"], "Homer wrote it.", id="ex-4"),
+    Example.build("what is the capital of italy", ["Rome"], "Rome is the capital.", id="ex-5"),
+]
+PROPOSE = "Name a different"  # a phrase of the propose template
+REWRITE = "Copy the passage"  # a phrase of the rewrite template
+
+
+def mock(script: Sequence[tuple[str, str]] = (), **options: Any) -> Backend:
+    return open_backend("mock/script", {"script": [list(p) for p in script], "retries": 0, **options})
+
+
+def context(llm: Backend | None, seed: int = 0, examples: Sequence[Example] = ()) -> ForgeContext:
+    return ForgeContext(llm=llm, seed=seed, examples=list(examples) or [AUSTEN, *OTHERS])
+
+
+async def forge(item: Any, ctx: ForgeContext, **options: Any) -> TestCase | Skip:
+    (made,) = await AnswerSwap.from_config(options).forge_one(item, ctx)
+    return made
+
+
+async def test_llm_path_accepted_end_to_end() -> None:
+    rewritten = EVIDENCE.replace("Jane Austen", "Mary Shelley")
+    llm = mock([(PROPOSE, "Wrong answer: Mary Shelley."), (REWRITE, f"New passage: {rewritten}")])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase)
+    assert case.family == "answer_swap" and case.valid
+    assert case.expected == ["Mary Shelley"]
+    assert case.context == rewritten
+    assert case.original_answers == ["Jane Austen", "Austen"] and case.original_context == EVIDENCE
+    assert case.parent_example == "ex-austen" and case.parent_seed is None
+    fields = case.provenance.fields
+    assert (fields["expected"].path, fields["expected"].attempts, fields["expected"].rejected) == (
+        "llm",
+        1,
+        [],
+    )
+    assert (fields["context"].path, fields["context"].method) == ("llm", "answer_swap/rewrite")
+    assert case.provenance.generator_model == "mock/script"
+    assert set(case.provenance.template_hashes) == {"answer_swap/propose", "answer_swap/rewrite"}
+    assert case.metadata["answer_type"] == "person"
+    assert case.metadata["answer_position"] == "first" and case.metadata["occurrences"] == 1
+    assert case.checks == {
+        "differs_from_gold": True,
+        "new_answer_present": True,
+        "gold_absent": True,
+        "context_close": True,
+        "answer_short": True,
+    }
+
+
+async def test_gold_alias_proposal_falls_back_to_a_pool_answer() -> None:
+    llm = mock([(PROPOSE, "Austen"), (REWRITE, "garbage")])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase) and case.valid
+    prov = case.provenance.fields["expected"]
+    assert (prov.path, prov.method, prov.attempts) == ("fallback", "pool", 2)
+    assert len(prov.rejected) == 2 and all("overlaps gold answer" in r for r in prov.rejected)
+    (new,) = case.expected
+    assert new in {"William Shakespeare", "Pablo Picasso", "Marie Curie"}  # same type, from the data
+    assert not contains_answer(case.context or "", "Austen")
+
+
+async def test_rewrite_that_keeps_the_old_answer_falls_back_to_span_replace() -> None:
+    kept = EVIDENCE.replace("Jane Austen", "Mary Shelley") + " Austen said so."
+    llm = mock([(PROPOSE, "Mary Shelley"), (REWRITE, kept)])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase) and case.valid
+    prov = case.provenance.fields["context"]
+    assert (prov.path, prov.method, prov.attempts) == ("fallback", "span_replace", 1)
+    assert prov.rejected == ["gold answer 'Austen' still occurs in the new evidence"]
+    assert case.context == span_replace(EVIDENCE, ["Jane Austen", "Austen"], "Mary Shelley")
+    assert case.provenance.fields["expected"].path == "llm"
+
+
+async def test_rewrite_that_changes_too_much_is_rejected() -> None:
+    llm = mock([(PROPOSE, "Mary Shelley"), (REWRITE, "Mary Shelley wrote a book.")])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase)
+    assert "similarity" in case.provenance.fields["context"].rejected[0]
+    assert case.metadata["similarity"] == 1.0  # the span replacement keeps every other word
+
+
+async def test_proposal_of_the_wrong_type_or_commentary_is_rejected() -> None:
+    example = Example.build(
+        "in what year was the eiffel tower finished",
+        ["1889"],
+        "The Eiffel Tower was finished in 1889 for the World's Fair in Paris.",
+        id="ex-eiffel",
+    )
+    llm = mock([(PROPOSE, "banana")], default="")
+    case = await forge(example, context(llm, examples=[example, *OTHERS]))
+    assert isinstance(case, TestCase) and case.valid
+    prov = case.provenance.fields["expected"]
+    assert prov.rejected[0] == "proposal 'banana' is not a date like the gold answer"
+    assert prov.method == "perturb"  # no other year in the data: the year is shifted
+    assert case.expected[0].isdigit() and case.expected[0] != "1889"
+    llm = mock([(PROPOSE, "The correct answer is not a person")])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase)
+    assert "not an answer" in case.provenance.fields["expected"].rejected[0]
+
+
+async def test_without_a_generator_model_rules_do_all_the_work() -> None:
+    case = await forge(AUSTEN, context(None))
+    assert isinstance(case, TestCase) and case.valid
+    assert case.provenance.generator_model is None
+    assert case.provenance.fields["expected"].rejected == ["no generator model"]
+    assert case.provenance.fields["context"].path == "fallback"
+
+
+async def test_backend_failures_become_fallbacks_with_the_reason() -> None:
+    llm = mock(fail=[PROPOSE, REWRITE])
+    case = await forge(AUSTEN, context(llm))
+    assert isinstance(case, TestCase) and case.valid
+    assert case.provenance.fields["expected"].rejected == ["backend error: BackendUnavailableError"] * 2
+    assert case.provenance.fields["context"].rejected == ["backend error: BackendUnavailableError"]
+
+
+async def test_same_seed_same_output_and_seeds_vary_the_draw() -> None:
+    llm = mock([(PROPOSE, "Austen")])
+    first = await forge(AUSTEN, context(llm, seed=11))
+    again = await forge(AUSTEN, context(mock([(PROPOSE, "Austen")]), seed=11))
+    assert isinstance(first, TestCase) and first.model_dump() == again.model_dump()
+    drawn = set()
+    for seed in range(12):
+        case = await forge(AUSTEN, context(llm, seed=seed))
+        assert isinstance(case, TestCase)
+        drawn.add(case.expected[0])
+    assert len(drawn) > 1  # the run seed feeds the draw
+
+
+async def test_single_occurrence_option_skips_repeated_answers() -> None:
+    twice = Example.build(
+        "who wrote the novel pride and prejudice",
+        ["Jane Austen", "Austen"],
+        "Jane Austen wrote it in 1813. Later, Austen revised her early drafts at Chawton.",
+        id="ex-twice",
+    )
+    skip = await forge(twice, context(None), require_single_occurrence=True)
+    assert isinstance(skip, Skip)
+    assert skip.reason == "gold answer occurs 2 times; require_single_occurrence is on"
+    assert skip.stage == "forge:answer_swap" and skip.item == "ex-twice"
+    case = await forge(twice, context(None))
+    assert isinstance(case, TestCase) and case.metadata["occurrences"] == 2
+    assert case.context is not None and case.context.count(case.expected[0]) == 2
+
+
+async def test_unusable_examples_are_skipped_with_a_reason() -> None:
+    no_evidence = Example.build("who wrote it", ["Jane Austen"], None, id="ex-none")
+    absent = Example.build("who wrote it", ["Jane Austen"], "Nobody knows who wrote it.", id="ex-absent")
+    skip = await forge(no_evidence, context(None))
+    assert isinstance(skip, Skip) and skip.reason == "the example has no evidence to edit"
+    skip = await forge(absent, context(None))
+    assert isinstance(skip, Skip) and "does not occur in the evidence" in skip.reason
+    lonely = Example.build("who is the best", ["Zed Quux"], "Zed Quux is the best.", id="ex-lonely")
+    skip = await forge(lonely, context(None, examples=[lonely]))
+    assert isinstance(skip, Skip) and skip.reason.startswith("no wrong answer of type person")
+
+
+def test_answer_position_by_thirds() -> None:
+    assert [answer_position("x" * 30, i) for i in (0, 10, 19, 20, 29)] == [
+        "first",
+        "middle",
+        "middle",
+        "last",
+        "last",
+    ]
+
+
+def test_options_and_registry() -> None:
+    cls = GENERATORS.get("answer_swap")
+    assert cls is AnswerSwap
+    gen = cls.from_config({"max_attempts": 1, "similarity": 0.9})
+    assert gen.buckets() == ("closed_right_open_right", "closed_wrong_open_right")
+    with pytest.raises(ValidationError):
+        cls.from_config({"max_attempt": 1})
+    with pytest.raises(ValidationError):
+        cls.from_config({"similarity": 1.5})
+
+
+async def test_seed_cases_in_the_buckets_are_forged_and_linked() -> None:
+    def seed(example: Example, closed: bool, opened: bool) -> SeedCase:
+        return SeedCase(
+            id=f"seed-{example.id}",
+            example=example,
+            generator_model="mock/script",
+            closed_book_correct=closed,
+            open_book_correct=opened,
+        )
+
+    seeds = [seed(AUSTEN, True, True), seed(OTHERS[0], False, True), seed(OTHERS[1], True, False)]
+    ctx = ForgeContext(llm=None, seed_cases=seeds)
+    gen = AnswerSwap()
+    inputs = gen.inputs(ctx)
+    assert [s.id for s in inputs] == ["seed-ex-austen", "seed-ex-1"]
+    (case,) = await gen.forge_one(inputs[0], ctx)
+    assert isinstance(case, TestCase)
+    assert case.parent_seed == "seed-ex-austen" and case.parent_example == "ex-austen"
+
+
+async def test_bundled_sample_stays_valid_when_the_llm_writes_garbage() -> None:
+    examples = list(load_bundled(DataSource()))
+    assert len(examples) >= 100
+    llm = mock(
+        [(PROPOSE, "I think it must be something else, sorry."), (REWRITE, "The passage is about things.")],
+    )
+    ctx = context(llm, examples=examples)
+    gen = AnswerSwap()
+    made = [m for e in examples for m in await gen.forge_one(e, ctx)]
+    cases = [m for m in made if isinstance(m, TestCase)]
+    valid = [c for c in cases if c.valid]
+    assert len(valid) >= 0.95 * len(examples)
+    for case in valid:
+        assert not any(contains_answer(case.context or "", a) for a in case.original_answers)
+        assert contains_answer(case.context or "", case.expected[0])
+    methods = Counter(c.provenance.fields["expected"].method for c in cases)
+    assert methods["answer_swap/propose"] == 0 and methods["pool"] > 0.8 * len(cases)
+    assert {c.provenance.fields["context"].method for c in cases} == {"span_replace"}
+    types = Counter(c.metadata["answer_type"] for c in cases)
+    assert types["person"] >= 15 and types["date"] >= 15 and types["number"] >= 15
+    # dates keep their shape: a full date is swapped for another full date, a year for a year
+    dates = [c for c in cases if c.metadata["answer_type"] == "date"]
+    same = [c for c in dates if answer_shape(c.expected[0]) == answer_shape(c.original_answers[0])]
+    assert len(same) >= 0.9 * len(dates)
