@@ -1,0 +1,128 @@
+"""``halluforge judge premise``: output rows, printed rates, the last line, and bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from halluforge.cli.main import main
+
+ROWS = [
+    {
+        "valid_question": "When did Ganesh Patro write Adavalle Aligithe?",
+        "invalid_question": "When did Joshua Sinclair write Adavalle Aligithe?",
+        "answer_to_invalid_question": "Joshua Sinclair did not write Adavalle Aligithe.",
+        "model_response_to_invalid_question": "Joshua Sinclair did not write Adavalle Aligithe.",
+        "category": "writer",
+        "hallucination_label": "0",
+    },
+    {
+        "invalid_question": "When did Heiti Talvik marry Ermalee Hickel?",
+        "answer_to_invalid_question": "Heiti Talvik never married Ermalee Hickel.",
+        "model_response_to_invalid_question": "Heiti Talvik married Ermalee Hickel on June 20, 1981.",
+        "category": "spouse",
+        "hallucination_label": "1",
+    },
+    {
+        "invalid_question": "When did Rick Ducommun write The Manhattan Hunt Club?",
+        "answer_to_invalid_question": "Rick Ducommun did not write The Manhattan Hunt Club.",
+        "model_response_to_invalid_question": "",
+        "category": "writer",
+        "hallucination_label": "1",  # a human disagreeing with the judge: agreement 2/3
+    },
+]
+GOOD = '{"invalid_question": "q?", "model_response_to_invalid_question": "a"}\n'
+LAST = re.compile(r"^agreement=([\d.]+) kappa=(-?[\d.]+) rate=([\d.]+) human_rate=([\d.]+)$")
+
+
+def _write(path: Path, rows: list[dict[str, str]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_judge_premise_writes_rows_and_ends_with_agreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "TinyModel.jsonl", ROWS)
+    assert main(["judge", "premise", str(source)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    match = LAST.match(lines[-1])
+    assert match, lines[-1]
+    agreement, kappa, rate, human = map(float, match.groups())
+    assert agreement == pytest.approx(2 / 3, abs=1e-4)
+    assert rate == pytest.approx(1 / 3, abs=1e-4) and human == pytest.approx(2 / 3, abs=1e-4)
+    assert -1.0 <= kappa <= 1.0
+    assert any(line.startswith("model=TinyModel n=3") for line in lines)
+    assert any("category=spouse n=1 rate=1.000" in line for line in lines)
+    out = [json.loads(x) for x in (tmp_path / "TinyModel.judged.jsonl").read_text().splitlines()]
+    assert [r["judge_label"] for r in out] == [0, 1, 0]
+    assert [r["judge_rule"] for r in out] == [0, 1, 0]
+    assert out[0]["invalid_question"] == ROWS[0]["invalid_question"]  # the input is kept
+    assert out[2]["judge_notes"]["rule_reason"] == "empty"
+
+
+def test_judge_premise_without_labels_has_no_agreement_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{k: v for k, v in r.items() if k != "hallucination_label"} for r in ROWS]
+    source = _write(tmp_path / "m.jsonl", rows)
+    out_path = tmp_path / "judged.jsonl"
+    assert main(["judge", "premise", str(source), "--out", str(out_path), "--modes", "rule,nli"]) == 0
+    printed = capsys.readouterr().out
+    assert "agreement=" not in printed
+    assert "mode=nli n=3 rate=nan" in printed  # nli not computed without a model, never substituted
+    first = json.loads(out_path.read_text().splitlines()[0])
+    assert first["judge_nli"] is None and "not computed" in first["judge_notes"]["nli"]
+
+
+def test_judge_premise_table_and_llm_mode_with_mock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "m.jsonl", ROWS)
+    code = main(
+        ["judge", "premise", str(source), "--modes", "llm", "--judge-model", "mock/const:1", "--table"]
+    )
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "| m | 3 | 100.0 [100.0, 100.0] | 0 |" in lines
+    assert LAST.match(lines[-1]) and lines[-1].startswith("agreement=0.6667")
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (
+            '{"invalid_question": "q?", "model_response_to_invalid_question": "a"}\n{not json}\n',
+            ":2: not valid JSON",
+        ),
+        ('{"invalid_question": "q?"}\n', ":1: field 'model_response_to_invalid_question'"),
+        (
+            GOOD.replace("}", ', "hallucination_label": "yes"}'),
+            ":1: field 'hallucination_label'",
+        ),
+        ("[1, 2]\n", ":1: not a JSON object"),
+    ],
+)
+def test_bad_line_exits_2_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, needle: str
+) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text(content, encoding="utf-8")
+    assert main(["judge", "premise", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and str(source) + needle in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "bad.judged.jsonl").exists()
+
+
+def test_missing_file_and_bad_mode_are_user_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["judge", "premise", str(tmp_path / "nope.jsonl")]) == 2
+    assert "file not found" in capsys.readouterr().err
+    source = _write(tmp_path / "m.jsonl", ROWS)
+    assert main(["judge", "premise", str(source), "--modes", "rule,guess"]) == 2
+    assert "unknown modes" in capsys.readouterr().err
