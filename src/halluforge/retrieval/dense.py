@@ -19,6 +19,7 @@ reports progress through a ``progress(done, total)`` callback that the CLI draws
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 from collections.abc import Callable, Sequence
@@ -75,14 +76,18 @@ def resolve_model(model: str) -> str:
 
 
 def load_encoder(model: str = DEFAULT_MODEL, device: str | None = None) -> Any:
-    """Load a sentence-transformers encoder by alias, local folder or hub id."""
+    """Load a sentence-transformers encoder by alias, local folder or hub id.
+
+    Loaded encoders are kept per (location, device) for the process, so the generator, the
+    default index and a CLI command that all need MiniLM load it once.
+    """
     try:
-        from sentence_transformers import SentenceTransformer
+        import sentence_transformers  # noqa: F401  (checked here for a clear error)
     except ImportError as exc:
         raise ModelError("dense retrieval needs sentence-transformers", hint=INSTALL_HINT) from exc
     location = resolve_model(model)
     try:
-        return SentenceTransformer(location, device=device)
+        return _load_cached(location, device)
     except Exception as exc:  # hub, file and config errors all mean "cannot load this model"
         hint = "give a local sentence-transformers folder, or a hub id when online"
         if location == _MINILM_HUB_ID:
@@ -91,6 +96,13 @@ def load_encoder(model: str = DEFAULT_MODEL, device: str | None = None) -> Any:
             f"cannot load the embedding model {model!r} from {location} ({type(exc).__name__}: {exc})",
             hint=hint,
         ) from exc
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(location: str, device: str | None) -> Any:
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(location, device=device)
 
 
 def _faiss() -> Any:
