@@ -52,6 +52,9 @@ PLACE_CLASSES = frozenset(
 )
 _TYPE_PREDICATES = frozenset({RDF_TYPE, "rdf:type", "type", "a"})
 
+_DBR = "http://dbpedia.org/resource/"
+_DBR_LEN = len(_DBR)
+_SLOW_MARKS = ("%", ")", "__", " ", "\t", ">")
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 _DBPEDIA_SERIAL = re.compile(r"__(?:[A-Za-z]+__)?\d+$")
 _YEAR = re.compile(r"^(-?)(\d{1,6})")
@@ -90,6 +93,10 @@ def entity_name(iri: str) -> str:
     their last segment; then percent-decoding, underscores to spaces, DBpedia's serial suffixes
     (``__1``, ``__CareerStation__3``) and disambiguation suffixes removed.
     """
+    if iri.startswith(_DBR):  # the common case, kept fast for big dumps
+        tail = iri[_DBR_LEN:]
+        if tail and not any(mark in tail for mark in _SLOW_MARKS):
+            return tail.replace("_", " ")
     iri = iri.strip().strip("<>")
     marker = iri.find("/resource/")
     tail = iri[marker + 10 :] if marker >= 0 else local_name(iri)
@@ -487,7 +494,7 @@ class KBIndex:
             file = Path(path)
             fmt = detect_format(file) if format == "auto" else format
             from_rdf = fmt in ("nt", "ttl")
-            cleaned: dict[str, str] = {}
+            known: dict[str, int] = {}  # raw term -> id, so each distinct term is cleaned once
             for subject, predicate, obj, is_literal in raw_rows(file, fmt):
                 index.lines_read += 1
                 key: str | None = key_of.get(predicate, "")
@@ -503,20 +510,24 @@ class KBIndex:
                 if subject.startswith("_:") or (not is_literal and obj.startswith("_:")):
                     index.skipped_blank += 1
                     continue
-                s_name = cleaned.get(subject)
-                if s_name is None:
-                    s_name = cleaned[subject] = clean_raw(subject, from_rdf)
-                o_name: str | None = obj if is_literal else cleaned.get(obj)
-                if o_name is None:
-                    o_name = cleaned[obj] = clean_raw(obj, from_rdf)
-                if not s_name or not o_name:
+                s_id = known.get(subject)
+                if s_id is None:
+                    name = clean_raw(subject, from_rdf)
+                    s_id = known[subject] = intern(name) if name else -1
+                o_id = None if is_literal else known.get(obj)
+                if o_id is None:
+                    name = obj if is_literal else clean_raw(obj, from_rdf)
+                    o_id = intern(name) if name else -1
+                    if not is_literal:
+                        known[obj] = o_id
+                if s_id < 0 or o_id < 0:
                     continue
                 bucket = raw_keys.get(key)
                 if bucket is None:
                     bucket = raw_keys[key] = array("Q")
-                bucket.append((intern(s_name) << 32) | intern(o_name))
-                if len(cleaned) > 200_000:  # bound the clean-up memo on huge dumps
-                    cleaned.clear()
+                bucket.append((s_id << 32) | o_id)
+                if len(known) > 2_000_000:  # bound the memo on huge dumps
+                    known.clear()
         for key in sorted(raw_keys):
             by_subject, by_object = _sorted_keys(raw_keys.pop(key))
             index.facts[key] = PredicateFacts(key, by_subject, by_object)
