@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.config import DataSource
-from halluforge.data.tabular import limited, open_text, source_name, source_path
+from halluforge.data.tabular import ALIASES_KEY, limited, open_text, source_name, source_path
 from halluforge.errors import DataError
 from halluforge.records import Example
 
@@ -127,12 +127,16 @@ def load_triviaqa(source: DataSource) -> Iterator[Example]:
                     hint="every entry needs a Question string",
                 )
             qid = _get(entry, "QuestionId", "question_id")
+            answers = _answers(entry)
+            metadata: dict[str, Any] = {"question_id": qid} if qid is not None else {}
+            if len(answers) > 1:  # TriviaQA lists aliases of one answer, not several answers
+                metadata[ALIASES_KEY] = True
             yield Example.build(
                 question.strip(),
-                _answers(entry),
+                answers,
                 _evidence(entry, evidence_dir),
                 source=name,
-                metadata={"question_id": qid} if qid is not None else {},
+                metadata=metadata,
             )
 
     return limited(examples(), source)

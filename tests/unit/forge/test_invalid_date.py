@@ -150,7 +150,8 @@ def test_triviaqa_loader(tmp_path: Path) -> None:
     loader = LOADERS.get("triviaqa")
     examples = list(loader(DataSource(loader="triviaqa", path=str(path))))
     assert [e.answers for e in examples] == [["Rhode Island", "RI"], []]
-    assert examples[0].metadata == {"question_id": "tc_1"} and examples[0].evidence is None
+    assert examples[0].metadata == {"question_id": "tc_1", "answers_are_aliases": True}
+    assert examples[0].evidence is None
     with_evidence = list(
         loader(
             DataSource(
