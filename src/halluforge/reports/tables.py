@@ -526,6 +526,34 @@ def few_shot_delta(
     return Analysis("\n".join(lines).rstrip() + "\n", data)
 
 
+def render_analyses(
+    scores: Sequence[Score], test_cases: Sequence[TestCase], summary: Summary, *, metric: str = "hit"
+) -> Analysis:
+    """Every analysis the run has data for, as one "## Analyses" section and one dict.
+
+    Transferability needs forged test cases with a generator model, the position breakdown
+    needs ``metadata["answer_position"]``, the few-shot delta needs both few-shot settings.
+    """
+    parts: list[str] = []
+    data: dict[str, Any] = {}
+    if any(c.provenance.generator_model for c in test_cases):
+        transfer = transferability_matrix(scores, test_cases, metric=metric)
+        if transfer.data["cells"]:
+            parts.append(transfer.markdown)
+            data["transferability"] = transfer.data
+    if any(answer_position(c) for c in test_cases):
+        position = answer_position_breakdown(scores, test_cases, metric=metric)
+        if position.data["cells"]:
+            parts.append(position.markdown)
+            data["answer_position"] = position.data
+    delta = few_shot_delta(summary)
+    if delta.data["deltas"]:
+        parts.append(delta.markdown)
+        data["few_shot_delta"] = delta.data
+    markdown = "## Analyses\n\n" + "\n".join(parts) if parts else ""
+    return Analysis(markdown, data)
+
+
 __all__ = [
     "METRIC_LABELS",
     "POSITIONS",
@@ -543,6 +571,7 @@ __all__ = [
     "metric_label",
     "metric_notes",
     "order_metrics",
+    "render_analyses",
     "render_counts",
     "render_family_table",
     "render_summary_markdown",

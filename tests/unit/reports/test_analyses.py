@@ -12,6 +12,7 @@ from halluforge.reports.tables import (
     answer_position,
     answer_position_breakdown,
     few_shot_delta,
+    render_analyses,
     transferability_matrix,
 )
 
@@ -178,3 +179,16 @@ def test_few_shot_delta_without_pairs() -> None:
     analysis = few_shot_delta(Summary(rows=[_row("A", "few_shot", "em", 0.4)]))
     assert analysis.data["deltas"] == []
     assert "No model was run under both few_shot and few_shot_adversarial." in analysis.markdown
+
+
+def test_render_analyses_includes_only_what_the_run_has() -> None:
+    cases = [_case("a1", "A", position="first"), _case("a2", "A", position="last")]
+    scores = [_score("a1", "A", 1.0), _score("a2", "A", 0.0), _score("a1", "B", 1.0)]
+    summary = Summary(rows=[_row("A", "few_shot", "em", 0.4), _row("A", "few_shot_adversarial", "em", 0.5)])
+    analysis = render_analyses(scores, cases, summary)
+    assert set(analysis.data) == {"transferability", "answer_position", "few_shot_delta"}
+    assert analysis.markdown.startswith("## Analyses\n")
+    assert "### Transferability" in analysis.markdown and "| A | +10.0 |" in analysis.markdown
+    ready_made = [_case("r1")]
+    none = render_analyses([_score("r1", "A", 1.0)], ready_made, Summary())
+    assert none == ("", {})
