@@ -170,3 +170,15 @@ def test_bundled_kb_size_and_coverage() -> None:
     persons, places = load_type_list(lists["person"]), load_type_list(lists["place"])
     assert len(persons) >= 100 and len(places) >= 50
     assert "Steven Spielberg" in persons and "Paris" in places
+
+
+def test_missing_pyoxigraph_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from halluforge.errors import ConfigError
+
+    path = tmp_path / "kb.nt"
+    path.write_text(NT)
+    monkeypatch.setitem(sys.modules, "pyoxigraph", None)
+    with pytest.raises(ConfigError, match=r'pip install "halluforge\[kb\]"'):
+        list(iter_triples(path))
