@@ -135,8 +135,11 @@ def metric_notes(family: str, rows: list[SummaryRow]) -> list[str]:
             reasons.update(row.missing_reasons)
         label = metric_label(metric)
         if n == 0:
-            reason = _strip_reason(reasons.most_common(1)[0][0]) if reasons else "no values"
-            notes.append(f"{label} not computed: {reason}")
+            if len(reasons) > 1:
+                why = "; ".join(f"{_strip_reason(r)} ({k})" for r, k in reasons.most_common())
+            else:
+                why = _strip_reason(next(iter(reasons))) if reasons else "no values"
+            notes.append(f"{label} not computed: {why}")
         elif n_missing:
             why = "; ".join(f"{_strip_reason(r)}: {k}" for r, k in reasons.most_common())
             notes.append(f"{label}: {n_missing} of {n + n_missing} responses have no value ({why})")

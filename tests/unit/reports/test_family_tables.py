@@ -134,6 +134,19 @@ def test_family_table_note_lines(summary: Summary) -> None:
     assert "- Note: Norm. Entail. not computed: no norm_entail scores in this run" in notes
 
 
+def test_note_lists_every_reason_when_a_metric_has_no_value_at_all() -> None:
+    reasons = {"not correct before perturbation": 6, "entailment not computed: no NLI model": 3}
+    rows = [
+        _row("m", "open_book", "norm_entail", None, n_missing=9, missing_reasons=reasons, family="original")
+    ]
+    (note,) = [
+        n
+        for n in render_family_table(Summary(rows=rows), "original").splitlines()
+        if n.startswith("- Note: Norm")
+    ]
+    assert note == "- Note: Norm. Entail. not computed: not correct before perturbation (6); no NLI model (3)"
+
+
 def test_family_table_without_few_shot_has_one_block() -> None:
     summary = Summary(rows=[_row("m", "open_book", "em", 0.5, family="false_premise")])
     header = _table_lines(render_family_table(summary, "false_premise"))[0]
