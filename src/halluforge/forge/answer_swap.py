@@ -316,7 +316,7 @@ class AnswerSwap(Generator):
             rejected.append("no generator model")
         else:
             attempts = 1
-            budget = max(ctx.max_tokens, int(len(evidence.split()) * 1.6) + 32)
+            budget = max(48, int(len(evidence.split()) * 1.5) + 24)  # the passage and a little more
             completion = await _ask(ctx, template, 0, max_tokens=budget, evidence=evidence, old=old, new=new)
             if completion.error is not None:
                 rejected.append(f"backend error: {completion.error_type or completion.error}")
