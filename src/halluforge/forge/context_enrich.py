@@ -67,7 +67,7 @@ _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _ABBREVIATION = re.compile(
-    r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
+    r"(?:\b[A-Za-z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
 )
 _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s*", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
@@ -110,6 +110,11 @@ class ContextEnrichOptions(GeneratorOptions):
     max_attempts: int = Field(default=2, ge=1, le=5, description="LLM tries per step before the fallback")
     candidates: int = Field(default=20, ge=1, description="hits fetched per query before filtering")
     max_tokens: int = Field(default=160, ge=16, description="token budget of the summary and merge replies")
+    passage_words: int = Field(
+        default=150,
+        ge=10,
+        description="words of each passage shown to the summarize prompt (fits small contexts)",
+    )
 
 
 # -- text helpers ----------------------------------------------------------------------------
@@ -273,10 +278,10 @@ def extractive_merge(support: str, question: str, passages: Sequence[Passage]) -
 # -- retrieval -------------------------------------------------------------------------------
 
 
-def _cosine_matrix(embed: Callable[[list[str]], Any], texts: list[str]) -> list[list[float]]:
+def _cosine_matrix(embed: Callable[[list[Passage]], Any], passages: list[Passage]) -> list[list[float]]:
     import numpy as np
 
-    vectors = np.asarray(embed(texts), dtype="float32")
+    vectors = np.asarray(embed(passages), dtype="float32")
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors = vectors / np.maximum(norms, 1e-12)
     matrix: list[list[float]] = (vectors @ vectors.T).tolist()
@@ -289,18 +294,22 @@ def select_passages(
     k: int,
     *,
     dedupe: float,
-    embed: Callable[[list[str]], Any] | None = None,
+    embed: Callable[[list[Passage]], Any] | None = None,
+    exclude: Sequence[str] = (),
 ) -> tuple[list[Passage], dict[str, int]]:
     """Top-k passages from distinct titles, without the query text and without near-duplicates.
 
     Returns the kept passages (best first) and counts of the dropped ones by reason. A passage
     "contains the query" when the normalised query occurs in it or it occurs in the query (the
-    evidence itself, or a piece of it, found in the corpus). Near-duplicates are judged with the
-    retriever's embeddings when ``embed`` is given, else with token Jaccard; both against
-    ``dedupe``.
+    evidence itself, or a piece of it, found in the corpus); the same test against each text in
+    ``exclude`` (the original evidence, for the question-focused variant) drops a passage as
+    ``source_text``. Near-duplicates are judged by the
+    cosine of the passages' embeddings when ``embed`` (passages → vectors, see
+    :func:`passage_embedder`) is given, else by token Jaccard; both against ``dedupe``.
     """
-    dropped = {"query_text": 0, "same_title": 0, "near_duplicate": 0}
+    dropped = {"query_text": 0, "source_text": 0, "same_title": 0, "near_duplicate": 0}
     norm_query = norm(query)
+    norm_exclude = [n for n in map(norm, exclude) if n]
     ordered = sorted(hits, key=lambda h: h.rank)
     candidates: list[Passage] = []
     for hit in ordered:
@@ -308,8 +317,11 @@ def select_passages(
         if text and norm_query and (norm_query in text or text in norm_query):
             dropped["query_text"] += 1
             continue
+        if text and any(other in text or text in other for other in norm_exclude):
+            dropped["source_text"] += 1
+            continue
         candidates.append(hit.passage)
-    cosine = _cosine_matrix(embed, [p.text for p in candidates]) if embed and candidates else None
+    cosine = _cosine_matrix(embed, candidates) if embed and candidates else None
     kept: list[int] = []
     titles: set[str] = set()
     for index, passage in enumerate(candidates):
@@ -329,6 +341,21 @@ def select_passages(
         kept.append(index)
         titles.add(title)
     return [candidates[i] for i in kept], dropped
+
+
+def passage_embedder(retriever: Retriever) -> Callable[[list[Passage]], Any] | None:
+    """Embeddings of passages from the retriever, when it has them (stored vectors first).
+
+    A dense index exposes ``vectors_of(passages)`` (its stored vectors, no encoding) and
+    ``embed(texts)``; a lexical retriever has neither, and near-duplicates fall back to Jaccard.
+    """
+    vectors_of = getattr(retriever, "vectors_of", None)
+    if callable(vectors_of):
+        return lambda passages: vectors_of(passages)
+    embed = getattr(retriever, "embed", None)
+    if callable(embed):
+        return lambda passages: embed([p.text for p in passages])
+    return None
 
 
 def open_retriever(index: str) -> Retriever:
@@ -395,13 +422,19 @@ class ContextEnrich(Generator):
         return self._retriever
 
     def retrieve(
-        self, retriever: Retriever, queries: Sequence[str]
+        self, retriever: Retriever, queries: Sequence[str], evidence: str = ""
     ) -> list[tuple[list[Passage], dict[str, int]]]:
-        """Retrieve and filter passages for each query (blocking: run it in a worker thread)."""
+        """Retrieve and filter passages for each query (blocking: run it in a worker thread).
+
+        Passages that contain the original evidence (or are part of it) are dropped for every
+        query: handing the evidence back as "related information" would enrich nothing.
+        """
         hits = retriever.search_many(list(queries), self.opts.candidates)
-        embed = getattr(retriever, "embed", None)
+        embed = passage_embedder(retriever)
         return [
-            select_passages(found, query, self.opts.k, dedupe=self.opts.dedupe_cosine, embed=embed)
+            select_passages(
+                found, query, self.opts.k, dedupe=self.opts.dedupe_cosine, embed=embed, exclude=[evidence]
+            )
             for query, found in zip(queries, hits, strict=True)
         ]
 
@@ -455,7 +488,10 @@ class ContextEnrich(Generator):
 
     async def summarize(self, ctx: ForgeContext, question: str, passages: Sequence[Passage]) -> _Step:
         """The LLM summary of the passages (validated; fallback: their most question-relevant sentences)."""
-        listing = "\n".join(f"[{i}] {p.title}: {p.text}" for i, p in enumerate(passages, 1))
+        cap = self.opts.passage_words
+        listing = "\n".join(
+            f"[{i}] {p.title}: {' '.join(p.text.split()[:cap])}" for i, p in enumerate(passages, 1)
+        )
 
         def validate(reply: str) -> tuple[str | None, str]:
             text = strip_reply(reply)
@@ -527,7 +563,9 @@ class ContextEnrich(Generator):
             return [self._skip(seed, "no evidence sentence contains the gold answer")]
         queries = {"question": example.question, "evidence": evidence}
         variants = list(dict.fromkeys(self.opts.retrieval))
-        retrieved = await asyncio.to_thread(self.retrieve, retriever, [queries[v] for v in variants])
+        retrieved = await asyncio.to_thread(
+            self.retrieve, retriever, [queries[v] for v in variants], evidence
+        )
         out: list[TestCase | Skip] = []
         for variant, (passages, dropped) in zip(variants, retrieved, strict=True):
             if not passages:
@@ -600,6 +638,7 @@ __all__ = [
     "fallback_support",
     "match_support",
     "open_retriever",
+    "passage_embedder",
     "relevant_sentences",
     "select_passages",
     "split_sentences",
