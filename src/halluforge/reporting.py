@@ -95,7 +95,7 @@ def _variant_scores(cases: list[TestCase], scores: list[Score]) -> list[Score]:
         from halluforge.metrics.nli import merge_variants
     except ImportError:  # the family's metrics module is not installed in this build
         return []
-    return list(merge_variants(scores))
+    return list(merge_variants(scores, {c.id: c for c in cases}))
 
 
 def _notes(scores: list[Score]) -> list[str]:
