@@ -175,7 +175,12 @@ def _save_atomically(index: Any, target: Path) -> None:
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
             old.rmdir()
             target.rename(old)
-        staging.rename(target)
+        try:
+            staging.rename(target)
+        except OSError:
+            # another process swapped in its own build meanwhile: keep that one if it is complete
+            if not (target / MANIFEST).is_file():
+                raise
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     finally:
