@@ -9,11 +9,13 @@ passage" (``forge.validate.span_replace``) always agree about what counts as an 
 Matching rules, and why:
 
 - tokens are runs of letters and digits; case and accents are folded; the articles a/an/the
-  are ignored, as in SQuAD, when followed by a space (so the "A" of "A.D." counts);
+  are ignored, as in SQuAD, when they stand between spaces (the "A" of "A.D." or of
+  "Chick-fil-A" counts);
 - an answer matches a run of whole passage tokens whose concatenation equals the answer's
   concatenated tokens, so ``"1,000"`` matches ``"1000"``, ``"U.S."`` matches ``"US"`` and
   ``"Paris"`` matches inside ``"Paris-based"`` or ``"Paris's"``, but never inside ``"Parisian"``;
-- tokens of one match may be separated only by short punctuation or spaces, not by a line break.
+- tokens of one match may be separated only by spaces and up to four characters of light
+  punctuation (dashes, dots, quotes, brackets), never by a line break.
 
 Limits: no stemming or synonyms ("Einstein" does not match "Albert Einstein's theory" in
 reverse), and since articles are ignored "Vitamin A" matches "vitamin" alone.
@@ -30,7 +32,7 @@ _ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
 _PUNCT = frozenset(string.punctuation)
 _TOKEN = re.compile(r"[^\W_]+")
 #: what may separate two tokens of one match: spaces and light punctuation, no line break
-_GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:]{0,3}")
+_GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:()\[\]]{0,4}")
 
 
 def normalize_answer(text: str) -> str:
@@ -53,7 +55,10 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     for match in _TOKEN.finditer(text):
         folded = _fold(match.group())
         # an article is a word of its own: the "A" of "A.D." or "Vitamin A." is not one
-        article = folded in _ARTICLES and text[match.end() : match.end() + 1].isspace()
+        alone = (match.start() == 0 or text[match.start() - 1].isspace()) and text[
+            match.end() : match.end() + 1
+        ].isspace()
+        article = folded in _ARTICLES and alone
         out.append(("" if article else folded, match.start(), match.end()))
     return out
 

@@ -51,3 +51,10 @@ def test_count_and_spans_are_non_overlapping_and_exact() -> None:
     assert count_occurrences(text, "1871") == 2
     assert count_occurrences(text, "1871 A.D.") == 1
     assert [text[s:e] for s, e in find_answer_spans(text, "1871 AD")] == ["1871 A.D"]
+
+
+def test_names_with_brackets_dashes_and_a_letter_a() -> None:
+    assert contains_answer("They post on x (formerly twitter) daily.", "X (formerly Twitter)")
+    assert contains_answer("Lunch at chick-fil-a today.", "Chick-fil-A")
+    assert contains_answer("“Fast Car” – Tracy Chapman won.", "Fast Car - Tracy Chapman")
+    assert not contains_answer("Lunch at chick-fil today.", "Chick-fil-A")

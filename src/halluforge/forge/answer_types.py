@@ -171,7 +171,10 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
     text = " ".join(answer.strip().strip("\"'“”‘’").split())
     if not text:
         return "other"
-    q = question or ""
+    # news-style questions carry context sentences first ("Police arrested 31 men who ...
+    # Where was the event?"): the wh-word that counts is in the last sentence
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", (question or "").strip())
+    q = sentences[-1] if sentences else ""
     asks_number = bool(_Q_NUMBER.search(q))
     bare_year = _YEAR.match(text.lower())
     if bare_year:

@@ -204,14 +204,17 @@ def draw_pool_answer(
     a given ``rng`` state.
     """
     shape = answer_shape(like) if like is not None else None
-    candidates = [
-        answer
-        for answer in sorted(pool.get(answer_type, ()))
-        if not any(_clash(answer, gold) for gold in exclude)
-        and not (avoid_in is not None and contains_answer(avoid_in, answer))
-        and (shape is None or answer_shape(answer) == shape)
-    ]
-    return rng.choice(candidates) if candidates else None
+    candidates = sorted(pool.get(answer_type, ()))
+    if shape is not None:
+        candidates = [answer for answer in candidates if answer_shape(answer) == shape]
+    # a seeded shuffle, then the first answer that passes: cheap on a large pool
+    for answer in rng.sample(candidates, len(candidates)):
+        if any(_clash(answer, gold) for gold in exclude):
+            continue
+        if avoid_in is not None and contains_answer(avoid_in, answer):
+            continue
+        return answer
+    return None
 
 
 def answer_shape(answer: str) -> str:

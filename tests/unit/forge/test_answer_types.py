@@ -36,6 +36,8 @@ from halluforge.forge.answer_types import ANSWER_TYPES, classify_answer, describ
         ("The Beatles", "which band recorded abbey road", "other"),
         ("Harvard University", None, "other"),
         ("may be", None, "other"),  # the word "may" alone is not a month
+        # news-style question: context first, the wh-word of the last sentence counts
+        ("Idaho", "Police arrested men who planned to riot at an event. Where was the event?", "place"),
         ("", None, "other"),
     ],
 )
