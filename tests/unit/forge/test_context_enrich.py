@@ -442,3 +442,25 @@ async def test_forge_is_deterministic() -> None:
     first = await forge(build(), TinyRetriever(PASSAGES))
     second = await forge(build(), TinyRetriever(PASSAGES))
     assert [m.model_dump() for m in first] == [m.model_dump() for m in second]
+
+
+@pytest.mark.slow
+@pytest.mark.llamacpp
+async def test_the_embedded_135m_model_still_yields_valid_cases(tmp_path: Any) -> None:
+    pytest.importorskip("llama_cpp")
+    from halluforge.backends import ResponseCache
+
+    backend = open_backend(
+        "llamacpp/smollm2-135m", {"n_threads": 2}, ResponseCache(tmp_path / "cache.sqlite")
+    )
+    try:
+        made = await forge(backend, TinyRetriever(PASSAGES), max_tokens=64, max_attempts=1)
+    finally:
+        await backend.aclose()
+    cases = [m for m in made if isinstance(m, TestCase)]
+    assert [c.variant for c in cases] == ["question", "evidence"]
+    for case in cases:
+        assert case.valid and case.checks["context_has_answer"]
+        assert case.metadata["support"] in split_sentences(EVIDENCE)
+        assert case.provenance.generator_model == "llamacpp/smollm2-135m"
+        assert all(f.attempts == 1 for f in case.provenance.fields.values())
