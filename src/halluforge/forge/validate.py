@@ -177,7 +177,7 @@ def build_answer_pool(examples: Iterable[Example], *, max_words: int = 5) -> dic
     for example in examples:
         if not example.answers:
             continue
-        answer = example.answers[0].strip()
+        answer = example.answers[0].strip().strip("\"'“”‘’").strip()  # '“Squid Game”' -> 'Squid Game'
         if not answer_key(answer) or len(answer.split()) > max_words:
             continue
         given = example.metadata.get("answer_type")

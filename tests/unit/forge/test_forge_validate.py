@@ -154,6 +154,7 @@ def _examples() -> list[Example]:
         ("when did the war end", ["1945"]),
         ("when was the charter sealed", ["15 June 1215"]),
         ("when did the wall fall", ["9 November 1989"]),
+        ("which show came back", ["“Squid Game”"]),
     ]
     return [Example.build(q, a, f"{a[0]} is the answer.") for q, a in rows]
 
@@ -162,6 +163,7 @@ def test_pool_is_grouped_by_type_and_draws_are_deterministic() -> None:
     pool = build_answer_pool(_examples())
     assert pool["person"] == ["Marie Curie", "Pablo Picasso", "William Shakespeare"]
     assert pool["place"] == ["Rome"]
+    assert pool["other"] == ["Squid Game"]  # wrapping quotes are not part of an answer
     draws = {draw_pool_answer("person", pool, ["Marie Curie"], random.Random(7)) for _ in range(5)}
     assert len(draws) == 1 and draws <= {"Pablo Picasso", "William Shakespeare"}
     assert draw_pool_answer("place", pool, ["rome"], random.Random(0)) is None  # only the gold is left
