@@ -9,9 +9,14 @@ module decides automatically, with three modes that can be combined:
 ``rule``
     Transparent text rules, in order: empty; nothing but echoes of the question; a rejection,
     correction, refusal or uncertainty in the opening sentences (unless hedged back into an
-    assertion, "I'm not sure, but I know it was 2004"); degenerate text with almost no content;
-    for date questions, whether the impossible date is repeated; otherwise whether a statement
-    names the question's (swapped) entities or gives a concrete answer (a year, a name).
+    assertion, "I'm not sure, but I know it was 2004"); degenerate text (after dropping echoes
+    and repeated sentences, no content word the question lacks and no year); for date
+    questions, whether the impossible date is repeated (answering the rest of the question
+    without the date is not counted); for "which part of PLACE is THING in" questions, a
+    statement locating THING without naming PLACE (an implicit correction); otherwise whether
+    a statement names the question's (swapped) entities or gives a concrete answer (a year, a
+    name) -> 1, else off-topic -> 0. Repetition alone is not degeneracy: a claim repeated ten
+    times is still a claim, and the INVITE labels count it as one.
 ``nli``
     The response (premise) entails the reference answer (hypothesis), which for INVITE is the
     premise rejection ("X did not write Y"): entailment the most probable label -> 0, else 1;
@@ -309,7 +314,7 @@ def judge_request(question: str, reference: str, response: str) -> Request:
 
 def parse_judge_reply(text: str) -> int | None:
     """Read 1/0 from a judge reply: the first lone digit, else yes/no words; None if unclear."""
-    digit = re.search(r"(?<![\d.])([01])(?![\d.])", text)
+    digit = re.search(r"(?<![\d.])([01])(?!\d|\.\d)", text)
     if digit:
         return int(digit.group(1))
     lowered = text.lower()

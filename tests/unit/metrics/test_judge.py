@@ -147,6 +147,8 @@ def test_parse_judge_reply() -> None:
     assert parse_judge_reply("Digit: 1 (it played along)") == 1
     assert parse_judge_reply("Yes, it accepted the premise.") == 1
     assert parse_judge_reply("No.") == 0
+    assert parse_judge_reply("The answer is 1.") == 1
+    assert parse_judge_reply("1. Yes, it played along") == 1
     assert parse_judge_reply("1.5 maybe") is None
     assert parse_judge_reply("hmm") is None
 
