@@ -35,7 +35,7 @@ import html
 import importlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -110,6 +110,9 @@ class ContextEnrichOptions(GeneratorOptions):
     max_attempts: int = Field(default=2, ge=1, le=5, description="LLM tries per step before the fallback")
     candidates: int = Field(default=20, ge=1, description="hits fetched per query before filtering")
     max_tokens: int = Field(default=160, ge=16, description="token budget of the summary and merge replies")
+    support_max_tokens: int = Field(
+        default=80, ge=8, description="token budget of the supporting-sentence reply"
+    )
     passage_words: int = Field(
         default=150,
         ge=10,
@@ -388,7 +391,6 @@ class _Step:
 
     text: str | None
     provenance: FieldProvenance
-    rejected: list[str] = field(default_factory=list)
 
 
 class ContextEnrich(Generator):
@@ -444,6 +446,7 @@ class ContextEnrich(Generator):
         template: Template,
         method: str,
         validate: Callable[[str], tuple[str | None, str]],
+        max_tokens: int | None = None,
         **values: object,
     ) -> _Step:
         """Ask up to ``max_attempts`` times; each retry tells the model why the last reply failed."""
@@ -453,7 +456,8 @@ class ContextEnrich(Generator):
         if ctx.llm is not None:
             for _ in range(self.opts.max_attempts):
                 attempts += 1
-                completion = await ctx.ask(template, max_tokens=self.opts.max_tokens, note=note, **values)
+                budget = max_tokens or self.opts.max_tokens
+                completion = await ctx.ask(template, max_tokens=budget, note=note, **values)
                 if not completion.ok:
                     rejected.append(f"backend error: {completion.error}")
                     continue
@@ -477,6 +481,7 @@ class ContextEnrich(Generator):
             self.templates()["context_enrich/support"],
             "support_prompt",
             lambda reply: match_support(reply, sentences, answers),
+            max_tokens=self.opts.support_max_tokens,
             question=question,
             answer=answers[0],
             evidence=evidence,
