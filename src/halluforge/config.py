@@ -58,6 +58,9 @@ class FilterConfig(ConfigModel):
     strip_html: bool = True
     overlapping_answers: Literal["keep_one", "keep_all"] = "keep_one"
     require_evidence: bool = True
+    require_answers: bool = Field(
+        default=True, description="drop examples without gold answers (false for invalid_date-only runs)"
+    )
 
 
 class ModelsConfig(ConfigModel):

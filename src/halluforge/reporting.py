@@ -56,9 +56,9 @@ def skip_counts(skips: list[Skip]) -> dict[str, dict[str, int]]:
 
 def report_stage(pipeline: Pipeline) -> Summary:
     """Aggregate scores, write summary files and exports, return the summary."""
-    from halluforge.metrics.stats import summarize
+    from halluforge.metrics.stats import latest_scores, summarize
     from halluforge.reports.summary import Summary, write_summary
-    from halluforge.reports.tables import render_summary_markdown
+    from halluforge.reports.tables import render_analyses, render_summary_markdown
 
     store = pipeline.store
     config = pipeline.config
@@ -77,10 +77,15 @@ def report_stage(pipeline: Pipeline) -> Summary:
     counts["seed_buckets"] = seed_counts(store.all(SeedCase))
     counts["forge"] = forge_counts(cases)
     counts["skips"] = skip_counts(store.all(Skip))
-    notes = _notes(scores)
-    summary = Summary(rows=rows, notes=notes, counts=counts)
+    notes = _notes(latest_scores(scores))
+    summary = Summary(rows=rows, notes=notes, counts=counts, confidence=config.score.confidence)
+    analyses = render_analyses(latest_scores(scores), cases, summary)
+    summary.counts["analyses"] = analyses.data
     write_summary(summary, pipeline.run_dir)
-    (pipeline.run_dir / "summary.md").write_text(render_summary_markdown(summary), encoding="utf-8")
+    markdown = render_summary_markdown(summary)
+    if analyses.markdown:
+        markdown = markdown.rstrip() + "\n\n" + analyses.markdown
+    (pipeline.run_dir / "summary.md").write_text(markdown, encoding="utf-8")
     store.export_jsonl(TestCase, pipeline.run_dir / "test_cases.jsonl")
     store.export_jsonl(Response, pipeline.run_dir / "responses.jsonl")
     pipeline.counts.update(counts)

@@ -107,7 +107,7 @@ def _answers_to_keep(example: Example, config: FilterConfig) -> tuple[list[str],
     """The answers left after the length and overlap rules, or the reason the example goes."""
     answers = [a for a in example.answers if a.strip()]
     if not answers:
-        return [], "no_answer"
+        return ([], None) if not config.require_answers else ([], "no_answer")
     if config.max_answer_words is not None:
         answers = [a for a in answers if len(a.split()) <= config.max_answer_words]
         if not answers:
