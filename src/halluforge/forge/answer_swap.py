@@ -56,7 +56,7 @@ from typing import Any, Literal, cast
 from pydantic import Field
 
 from halluforge.errors import BackendError
-from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type
+from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type, looks_like_name
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.forge.validate import (
     Check,
@@ -93,7 +93,8 @@ REWRITE = "answer_swap/rewrite"
 #: words that show a proposal is commentary, not an answer
 _META = re.compile(
     r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
-    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm)\b|^(?:not|no|yes|it|this|that|there)\b",
+    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead)\b|"
+    r"^(?:not|no|yes|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|i|my|we|you)\b",
     re.I,
 )
 
@@ -231,6 +232,8 @@ class AnswerSwap(Generator):
                 return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
             if gold[0][:1].isupper() and not candidate[:1].isupper():
                 return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
+            if answer_type == "person" and not looks_like_name(candidate, single=True):
+                return f"proposal {candidate!r} does not look like a person's name"
         if contains_answer(evidence, candidate):
             return f"proposal {candidate!r} already occurs in the evidence"
         return None

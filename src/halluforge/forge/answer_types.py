@@ -157,9 +157,10 @@ def _looks_like_place(answer: str) -> bool:
     return bool(_PLACES.match(lowered)) or (bool(_PLACE_WORDS.search(answer)) and answer[:1].isupper())
 
 
-def _looks_like_name(answer: str) -> bool:
+def looks_like_name(answer: str, *, single: bool = False) -> bool:
+    """Two to four capitalised name words ("Leonardo da Vinci"); one word too when ``single``."""
     words = answer.replace(",", " ").split()
-    if not 2 <= len(words) <= 4 or _ORG_WORDS.search(answer):
+    if not (1 if single else 2) <= len(words) <= 4 or _ORG_WORDS.search(answer):
         return False
     if not words[0][:1].isupper() or not words[-1][:1].isupper():
         return False
@@ -194,9 +195,9 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
         return "person"
     if _Q_PLACE.search(q) or _looks_like_place(text):
         return "place"
-    if question is None and _looks_like_name(text):
+    if question is None and looks_like_name(text):
         return "person"
-    if question is not None and re.match(r"^\s*(?:name|list)\b", q, re.I) and _looks_like_name(text):
+    if question is not None and re.match(r"^\s*(?:name|list)\b", q, re.I) and looks_like_name(text):
         return "person"
     return "other"
 
@@ -212,4 +213,4 @@ def describe(answer_type: AnswerType) -> str:
     }[answer_type]
 
 
-__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe", "form_type"]
+__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe", "form_type", "looks_like_name"]

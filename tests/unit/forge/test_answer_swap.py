@@ -279,3 +279,38 @@ async def test_real_realtimeqa_evidence_without_a_model() -> None:
     # are skipped with that reason, and nothing else fails
     assert all("does not occur in the evidence" in s.reason for s in skips)
     assert len(cases) >= 0.75 * len(examples)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "gold", "kind", "question", "reason"),
+    [
+        # replies SmolLM2-135M really gave, each rejected for what it is
+        ("Who invented the wheel", "Albert Einstein", "person", "who developed relativity", "not an answer"),
+        ("Sensitivity to Redemption", "Marie Curie", "person", "who found radium", "person's name"),
+        ("What's the right answer", "Canberra", "place", "what is the capital of australia", "not an answer"),
+        ("Instead of Mount Erebus", "Himalayas", "place", "where is everest", "not an answer"),
+        ("banana", "1889", "date", "when was it built", "not a date"),
+        ("1923", "Paris", "place", "where is the louvre", "is a date"),
+        ("paris", "Rome", "place", "where is the colosseum", "not capitalised"),
+        ("One Two Three Four Five Six", "Rome", "place", "where is it", "too long"),
+        ("Jane", "Jane Austen", "person", "who wrote it", "overlaps"),
+        ("Bath", "Chawton", "place", "where did she live", "already occurs in the evidence"),
+    ],
+)
+def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: str, reason: str) -> None:
+    found = AnswerSwap().reject_answer(candidate, [gold], kind, question, "She lived in Bath for years.")
+    assert found is not None and reason in found
+
+
+@pytest.mark.parametrize(
+    ("candidate", "gold", "kind", "question"),
+    [
+        ("John Adams", "George Washington", "person", "who was the first president"),
+        ("Moses", "Michelangelo", "person", "who carved the statue"),
+        ("Chile", "Peru", "place", "where is machu picchu"),
+        ("15 June 1216", "15 June 1215", "date", "when was the charter sealed"),
+        ("polymer", "polypeptide", "other", "a long chain of amino acids is a"),
+    ],
+)
+def test_reject_answer_accepts_plausible_ones(candidate: str, gold: str, kind: Any, question: str) -> None:
+    assert AnswerSwap().reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.") is None
