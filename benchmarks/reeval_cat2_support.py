@@ -119,6 +119,7 @@ async def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the user's)")
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=4, help="examples forged at once")
+    parser.add_argument("--every", type=int, default=25, help="print running figures every N examples")
     parser.add_argument(
         "--support-only", action="store_true", help="only the supporting-sentence step (no retrieval)"
     )
@@ -191,7 +192,7 @@ async def main() -> None:
             "skips": [m.reason for m in made if not isinstance(m, TestCase)],
         }
         done = [r for r in results if r]
-        if len(done) % 25 == 0:
+        if len(done) % args.every == 0:
             match, kept = figures(done)
             print(
                 f"{len(done)}/{len(rows)} examples, {time.perf_counter() - started:.0f}s: "
