@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -79,7 +80,8 @@ def main() -> int:
     queries = [described[i][1] for i in picks]
     expected = [described[i][0] for i in picks]
     print(f"corpus: {len(passages)} passages; {len(queries)} description queries; k={args.k}")
-    print(f"faiss {faiss.__version__}, threads {faiss.omp_get_max_threads()}")
+    print(f"faiss {faiss.__version__}, threads {faiss.omp_get_max_threads()}, cpus {os.cpu_count()}")
+    print("load average at start (1/5/15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
     start = time.perf_counter()
     encoder = load_encoder(args.model, device="cpu")
@@ -153,6 +155,7 @@ def main() -> int:
             f"one by one {len(e2e) / e2e_single:.0f} q/s ({len(e2e)} queries)"
         )
 
+    print("load average at end (1/5/15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     print(
         f"ratio={qps / bare_qps:.3f} ratio_single={qps_single / bare_qps_single:.3f} build_s={build_s:.1f} "
         f"qps={qps:.0f} bare_qps={bare_qps:.0f} e2e_qps={e2e_qps:.0f}"
