@@ -75,9 +75,12 @@ def load_examples(path: Path, rows: list[dict[str, Any]]) -> list[Example]:
     ]
 
 
-def open_index() -> Any:
-    """The default wiki-offline index (``halluforge.retrieval.default_index``, else built here once)."""
+def open_index(path: str = "default") -> Any:
+    """The default wiki-offline index (``halluforge.retrieval.default_index``), or a saved index folder."""
     import halluforge.retrieval as retrieval
+
+    if path != "default":
+        return retrieval.open_index(path)
 
     opener = getattr(retrieval, "default_index", None)
     if opener is not None:
@@ -119,6 +122,11 @@ async def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the user's)")
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=4, help="examples forged at once")
+    parser.add_argument(
+        "--index",
+        default="default",
+        help="'default' (wiki-offline + MiniLM) or a folder from `halluforge index build`",
+    )
     parser.add_argument("--every", type=int, default=25, help="print running figures every N examples")
     parser.add_argument(
         "--support-only", action="store_true", help="only the supporting-sentence step (no retrieval)"
@@ -137,7 +145,7 @@ async def main() -> None:
     started = time.perf_counter()
     resources: dict[str, Any] = {}
     if not args.support_only:
-        index = open_index()
+        index = open_index(args.index)
         resources["retriever"] = index
         print(f"index: {len(index)} passages, opened in {time.perf_counter() - started:.1f}s", flush=True)
     cache = ResponseCache(args.cache or default_cache_path())
