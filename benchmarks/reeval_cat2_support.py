@@ -131,7 +131,9 @@ async def main() -> None:
     parser.add_argument(
         "--support-only", action="store_true", help="only the supporting-sentence step (no retrieval)"
     )
-    parser.add_argument("--out", type=Path, default=None, help="write per-example results as JSON lines")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="write per-example results as JSON lines, as they finish"
+    )
     args = parser.parse_args()
 
     if not args.data.is_file():
@@ -154,6 +156,8 @@ async def main() -> None:
     ctx = ForgeContext(llm=llm, seed=0, resources=resources)
     limit = asyncio.Semaphore(args.concurrency)
     results: list[dict[str, Any]] = [{} for _ in rows]
+    if args.out:
+        args.out.write_text("", encoding="utf-8")
 
     async def one(i: int) -> None:
         example = examples[i]
@@ -199,6 +203,9 @@ async def main() -> None:
             "variants": variants,
             "skips": [m.reason for m in made if not isinstance(m, TestCase)],
         }
+        if args.out:  # one line per finished example, so an interrupted run keeps what it did
+            with args.out.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(results[i], ensure_ascii=False) + "\n")
         done = [r for r in results if r]
         if len(done) % args.every == 0:
             match, kept = figures(done)
@@ -234,10 +241,6 @@ async def main() -> None:
     print("answer kept in the final evidence by merge path (kept / test cases):")
     for path, count in sorted(total.items()):
         print(f"  {path:9s} {kept[path]:4d} / {count:4d} = {kept[path] / count:.3f}")
-    if args.out:
-        with args.out.open("w", encoding="utf-8") as handle:
-            for r in results:
-                handle.write(json.dumps(r, ensure_ascii=False) + "\n")
     support_match, answer_kept = figures(results)
     with_support = [r for r in results if r["support"]]
     forged_total = sum(count for path, count in total.items() if path != "skipped")
