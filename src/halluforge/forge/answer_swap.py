@@ -93,7 +93,7 @@ REWRITE = "answer_swap/rewrite"
 #: words that show a proposal is commentary, not an answer
 _META = re.compile(
     r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
-    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead)\b|"
+    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead|reply|sentence|in this case)\b|"
     r"^(?:not|no|yes|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|i|my|we|you)\b",
     re.I,
 )
@@ -232,6 +232,8 @@ class AnswerSwap(Generator):
                 return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
             if gold[0][:1].isupper() and not candidate[:1].isupper():
                 return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
+            if _is_title(gold[0]) and not _is_title(candidate):
+                return f"proposal {candidate!r} is not a name like the gold answer {gold[0]!r}"
             if answer_type == "person" and not looks_like_name(candidate, single=True):
                 return f"proposal {candidate!r} does not look like a person's name"
         if contains_answer(evidence, candidate):
@@ -337,6 +339,14 @@ class AnswerSwap(Generator):
             return reason
         prov = FieldProvenance(path="fallback", method="span_replace", attempts=attempts, rejected=rejected)
         return text, prov, checks
+
+
+def _is_title(text: str) -> bool:
+    """Every word capitalised, small linking words aside: "HMS Beagle", "Leonardo da Vinci"."""
+    small = {"a", "an", "and", "da", "de", "del", "der", "di", "du", "for", "in", "la", "le", "of", "on"}
+    small |= {"the", "to", "van", "von"}
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
 
 
 async def _ask(

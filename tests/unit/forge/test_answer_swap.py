@@ -295,6 +295,8 @@ async def test_real_realtimeqa_evidence_without_a_model() -> None:
         ("One Two Three Four Five Six", "Rome", "place", "where is it", "too long"),
         ("Jane", "Jane Austen", "person", "who wrote it", "overlaps"),
         ("Bath", "Chawton", "place", "where did she live", "already occurs in the evidence"),
+        ("Flying high and far", "HMS Beagle", "other", "which ship carried darwin", "not a name"),
+        ("Reply with no sentence", "yen", "other", "what is the currency of japan", "not an answer"),
     ],
 )
 def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: str, reason: str) -> None:
