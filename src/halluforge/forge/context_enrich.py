@@ -70,6 +70,8 @@ _ABBREVIATION = re.compile(
     r"(?:\b[A-Za-z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
 )
 _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s*", re.IGNORECASE)
+#: prompt scaffolding that a reply should not repeat ("Text 1:", "[2]", "Paragraph:")
+_SCAFFOLD = re.compile(r"\b(?:text \d|paragraph|passage|sentence)\s*:|\[\d+\]", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
 _STOPWORDS = frozenset(
     {
@@ -231,10 +233,12 @@ def fallback_support(question: str, sentences: Sequence[str], answers: Sequence[
 
 
 def check_summary(summary: str, passages: Sequence[Passage]) -> str:
-    """Why an LLM summary is rejected ('' when accepted): too short, or not drawn from the passages."""
+    """Why an LLM summary is rejected ('' when accepted): too short, echoing the prompt, or ungrounded."""
     words = content_words(summary)
     if len(words) < 5:
         return "summary too short"
+    if _SCAFFOLD.search(summary):
+        return "summary repeats the prompt's labels"
     source = set().union(*(content_words(p.text) for p in passages)) if passages else set()
     grounded = len(words & source) / len(words)
     if grounded < 0.5:
@@ -245,11 +249,14 @@ def check_summary(summary: str, passages: Sequence[Passage]) -> str:
 def check_merge(merged: str, support: str, summary: str, answers: Sequence[str]) -> str:
     """Why an LLM merge is rejected ('' when accepted).
 
-    It must keep the answer span, add at least a few words of the summary beyond the supporting
-    sentence, and stay within twice the length of its two inputs (no rambling or loops).
+    It must keep the answer span, not echo the prompt's labels, add at least a few words of the
+    summary beyond the supporting sentence, and stay within twice the length of its two inputs
+    (no rambling or loops).
     """
     if not has_answer(merged, answers):
         return "merged text lost the answer"
+    if _SCAFFOLD.search(merged):
+        return "merged text repeats the prompt's labels"
     added = (content_words(summary) - content_words(support)) & content_words(merged)
     if len(added) < min(3, len(content_words(summary) - content_words(support))):
         return "merged text adds nothing from the summary"

@@ -180,6 +180,8 @@ def test_check_summary() -> None:
         "Netflix is an American streaming service that makes original films, and Korean dramas are exported."
     )
     assert check_summary(good, PASSAGES[:2]) == ""
+    labelled = "[1] Netflix: Netflix is an American streaming service that makes original films and series."
+    assert check_summary(labelled, PASSAGES[:2]) == "summary repeats the prompt's labels"
 
 
 def test_check_merge() -> None:
@@ -188,6 +190,8 @@ def test_check_merge() -> None:
     assert check_merge(good, SUPPORT, summary, ANSWERS) == ""
     assert check_merge(summary, SUPPORT, summary, ANSWERS) == "merged text lost the answer"
     assert check_merge(SUPPORT, SUPPORT, summary, ANSWERS) == "merged text adds nothing from the summary"
+    echo = f"Text 1: {SUPPORT} Text 2: [1] Netflix is an American streaming service founded in 1997."
+    assert check_merge(echo, SUPPORT, summary, ANSWERS) == "merged text repeats the prompt's labels"
     ramble = good + " Netflix" * 200
     assert check_merge(ramble, SUPPORT, summary, ANSWERS) == "merged text is far longer than its inputs"
 
