@@ -77,9 +77,7 @@ from halluforge.records import (
     Completion,
     Example,
     FieldProvenance,
-    Message,
     Provenance,
-    Request,
     SeedBucket,
     SeedCase,
     Skip,
@@ -360,19 +358,9 @@ async def _ask(
     try:
         if attempt == 0:
             return await ctx.ask(template, max_tokens=max_tokens, **values)
-        if ctx.llm is None:
-            raise BackendError("this step needs a generator model", hint="set models.generator")
-        prompt = template.render(**values)
-        request = Request(
-            id=stable_id("forge", template.name, prompt, attempt),
-            messages=[Message(role="user", content=prompt)],
-            max_tokens=max_tokens,
-            temperature=0.8,
-            top_p=0.95,
-            seed=ctx.seed + attempt,
+        return await ctx.sample(
+            template, values, attempt=attempt, temperature=0.8, top_p=0.95, max_tokens=max_tokens
         )
-        (completion,) = await ctx.llm.generate([request])
-        return completion
     except BackendError as exc:
         return Completion(error=str(exc), error_type=type(exc).__name__)
 

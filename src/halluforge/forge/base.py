@@ -11,7 +11,7 @@ records which path produced each field.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -41,16 +41,44 @@ class ForgeContext:
     max_tokens: int = 256
 
     async def ask(self, template: Template, *, max_tokens: int | None = None, **values: object) -> Completion:
-        """Render ``template`` and send it to the generator model at temperature 0."""
+        """Render ``template`` and send it to the generator model at temperature 0 (cacheable)."""
+        return await self._send(template, values, max_tokens=max_tokens)
+
+    async def sample(
+        self,
+        template: Template,
+        values: Mapping[str, object],
+        *,
+        attempt: int,
+        temperature: float,
+        top_p: float = 1.0,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        """A sampled retry of a step, seeded with ``seed + attempt`` so a rerun repeats it."""
+        return await self._send(
+            template, values, max_tokens=max_tokens, attempt=attempt, temperature=temperature, top_p=top_p
+        )
+
+    async def _send(
+        self,
+        template: Template,
+        values: Mapping[str, object],
+        *,
+        max_tokens: int | None,
+        attempt: int = 0,
+        temperature: float = 0.0,
+        top_p: float = 1.0,
+    ) -> Completion:
         if self.llm is None:
             raise BackendError("this step needs a generator model", hint="set models.generator")
         prompt = template.render(**values)
         request = Request(
-            id=stable_id("forge", template.name, prompt),
+            id=stable_id("forge", template.name, prompt, attempt),
             messages=[Message(role="user", content=prompt)],
             max_tokens=max_tokens or self.max_tokens,
-            temperature=0.0,
-            seed=self.seed,
+            temperature=temperature,
+            top_p=top_p,
+            seed=self.seed + attempt,
         )
         (completion,) = await self.llm.generate([request])
         return completion
