@@ -116,4 +116,27 @@ def count_occurrences(text: str, answer: str) -> int:
     return len(find_answer_spans(text, answer))
 
 
-__all__ = ["answer_key", "contains_answer", "count_occurrences", "find_answer_spans", "normalize_answer"]
+#: English month names, shared by the date classifier, the date fallbacks and invalid_date
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+__all__ = [
+    "MONTH_NAMES",
+    "answer_key",
+    "contains_answer",
+    "count_occurrences",
+    "find_answer_spans",
+    "normalize_answer",
+]

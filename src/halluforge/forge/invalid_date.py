@@ -29,22 +29,10 @@ from pydantic import Field
 
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.records import Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
+from halluforge.text import MONTH_NAMES
 
 Kind = Literal["invalid_day", "future_year"]
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+MONTHS = MONTH_NAMES
 _MONTH_ALT = "|".join(MONTHS)
 _ORD = r"(?:st|nd|rd|th)"
 # "May 29, 1790" / "January 1st. 1950" / "March 3"

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from halluforge.forge.answer_types import ANSWER_TYPES, AnswerType, classify_answer
 from halluforge.records import Example
-from halluforge.text import answer_key, contains_answer, find_answer_spans, normalize_answer
+from halluforge.text import MONTH_NAMES, answer_key, contains_answer, find_answer_spans, normalize_answer
 
 Check = tuple[bool, str]
 
@@ -224,20 +224,7 @@ def answer_shape(answer: str) -> str:
     return re.sub(r"[a-z]+", "w", text)
 
 
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+_MONTH_NAMES = MONTH_NAMES
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r")\b", re.I)
 _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
