@@ -57,7 +57,10 @@ def start_stub(port: int, delay: float) -> subprocess.Popen[bytes]:
 
 def prompts(n: int) -> list[tuple[str, str]]:
     return [
-        (f"Passage {i}: the river Ostra runs through the town of Belcamp {i}.", f"Which river runs through Belcamp {i}?")
+        (
+            f"Passage {i}: the river Ostra runs through the town of Belcamp {i}.",
+            f"Which river runs through Belcamp {i}?",
+        )
         for i in range(n)
     ]
 
