@@ -3,7 +3,9 @@
 ``bundled/sample_qa.jsonl`` holds 115 general-knowledge questions (people, places, dates,
 numbers, other things) in Natural Questions style, each with a short evidence passage that
 states the answer, written for this project in our own words. ``bundled/demos.jsonl`` holds 8
-more, kept apart, as few-shot demonstrations. Each line has ``id``, ``question``, ``answers``
+more, kept apart, as few-shot demonstrations. ``bundled/dated_questions.jsonl`` (``path:
+dated_questions``) holds 43 trivia questions that each name a full date or a year and have no
+evidence, for the ``invalid_date`` family. Each line has ``id``, ``question``, ``answers``
 (canonical first, then other spellings of the same answer), ``evidence``, ``title`` and
 ``answer_type``. The files are read through :mod:`importlib.resources`, so they work from a
 wheel, a zip or an editable install alike.
@@ -21,7 +23,11 @@ from halluforge.errors import DataError
 from halluforge.records import Example
 
 #: The bundled files, by the name a data source's ``path`` may give.
-BUNDLED_FILES = {"sample_qa": "sample_qa.jsonl", "demos": "demos.jsonl"}
+BUNDLED_FILES = {
+    "sample_qa": "sample_qa.jsonl",
+    "demos": "demos.jsonl",
+    "dated_questions": "dated_questions.jsonl",
+}
 _COLUMNS = {ours: ours for ours in ("id", "question", "answers", "evidence", "title")}
 
 
