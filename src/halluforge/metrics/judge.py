@@ -285,9 +285,15 @@ def rule_judge(
         return RuleVerdict(0, "degenerate")
     bad_dates = invalid_dates(question, this_year=this_year)
     if bad_dates:
-        if any(_repeats(d, " ".join(content)) for d in bad_dates):
+        text = " ".join(content)
+        if any(_repeats(d, text) for d in bad_dates):
             return RuleVerdict(1, "repeats_invalid_date")
-        return RuleVerdict(0, "ignores_invalid_date")
+        bad_years = {m for d in bad_dates for m in _YEAR.findall(d)}
+        if any(year not in bad_years for year in _YEAR.findall(text)):
+            # it answers about another, real date: an implicit correction of the premise
+            return RuleVerdict(0, "states_another_date")
+        # an answer that neither flags nor corrects the impossible date goes along with it
+        return RuleVerdict(1, "answers_despite_invalid_date")
     if _places_elsewhere(question, content):
         return RuleVerdict(0, "places_elsewhere")
     for sentence in content:

@@ -317,3 +317,15 @@ def test_rule_agreement_on_dev_labels(model: str) -> None:
     agreement = sum(a == b for a, b in zip(human, mine, strict=True)) / len(rows)
     assert agreement >= FLOORS[model]
     assert cohen_kappa(human, mine) >= 0.6
+
+
+def test_invalid_date_answered_plainly_goes_along_with_it() -> None:
+    question = "Which English king put his seal to Magna Carta in 2056?"
+    verdict = rule_judge(question, "King John of England.", this_year=2026)
+    assert (verdict.label, verdict.reason) == (1, "answers_despite_invalid_date")
+
+
+def test_invalid_date_answered_about_the_real_date_is_a_correction() -> None:
+    question = "Which actor played Pinkie in the 2046 film of Brighton Rock?"
+    verdict = rule_judge(question, "Sam Riley played Pinkie in the 2010 film.", this_year=2026)
+    assert (verdict.label, verdict.reason) == (0, "states_another_date")
