@@ -116,8 +116,9 @@ class Provenance(Record):
 
     @property
     def used_llm_only(self) -> bool:
-        """True when every generated field came from the LLM path."""
-        return all(f.path in ("llm", "source") for f in self.fields.values())
+        """True when the LLM produced at least one field and every other field is from the source."""
+        paths = [f.path for f in self.fields.values()]
+        return "llm" in paths and all(p in ("llm", "source") for p in paths)
 
 
 class TestCase(Record):

@@ -1,0 +1,29 @@
+from halluforge.records import Example, FieldProvenance, Provenance, SeedCase
+
+
+def test_used_llm_only_needs_an_llm_field() -> None:
+    source_only = Provenance(fields={"context": FieldProvenance(path="source")})
+    mixed = Provenance(
+        fields={"expected": FieldProvenance(path="llm"), "context": FieldProvenance(path="fallback")}
+    )
+    llm = Provenance(
+        fields={"expected": FieldProvenance(path="llm"), "context": FieldProvenance(path="source")}
+    )
+    assert not source_only.used_llm_only
+    assert not mixed.used_llm_only
+    assert llm.used_llm_only
+
+
+def test_seed_bucket_follows_the_two_answers() -> None:
+    example = Example.build("q", ["a"], "evidence text", source="s")
+    seed = SeedCase(
+        id="s1", example=example, generator_model="m", closed_book_correct=False, open_book_correct=True
+    )
+    assert seed.bucket == "closed_wrong_open_right"
+    assert SeedCase(id="s2", example=example, generator_model="m").bucket is None
+
+
+def test_example_ids_hash_their_content() -> None:
+    a = Example.build("q", ["a"], "e", source="s")
+    assert a.id == Example.build("q", ["a"], "e", source="s").id
+    assert a.id != Example.build("q", ["b"], "e", source="s").id
