@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -21,7 +22,8 @@ from halluforge.prompts import load_template
 if TYPE_CHECKING:
     from halluforge.pipeline import Pipeline
 
-SECRET_MARKERS = ("key", "token", "secret", "password")
+#: key names whose values are secrets (``api_key``, ``token``...), but not ``max_tokens`` or ``api_key_env``
+SECRET_KEY = re.compile(r"(^|_)(api_?key|key|secret|password|token)$", re.IGNORECASE)
 
 
 def git_revision(path: Path | None = None) -> str | None:
@@ -43,10 +45,7 @@ def git_revision(path: Path | None = None) -> str | None:
 def redact(value: Any) -> Any:
     """Replace values of secret-looking keys so they never reach the manifest."""
     if isinstance(value, dict):
-        return {
-            k: ("<redacted>" if any(m in str(k).lower() for m in SECRET_MARKERS) else redact(v))
-            for k, v in value.items()
-        }
+        return {k: ("<redacted>" if SECRET_KEY.search(str(k)) else redact(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [redact(v) for v in value]
     return value

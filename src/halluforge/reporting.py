@@ -85,6 +85,13 @@ def report_stage(pipeline: Pipeline) -> Summary:
     markdown = render_summary_markdown(summary)
     if analyses.markdown:
         markdown = markdown.rstrip() + "\n\n" + analyses.markdown
+    if any(score.metric == "premise_judge" for score in scores):
+        from halluforge.reports.invite import render_invite_table
+
+        invite = render_invite_table(
+            scores, n_boot=config.score.bootstrap, confidence=config.score.confidence, seed=config.seed
+        )
+        markdown = markdown.rstrip() + "\n\n## Hallucination rate (INVITE Table 2)\n\n" + invite
     (pipeline.run_dir / "summary.md").write_text(markdown, encoding="utf-8")
     store.export_jsonl(TestCase, pipeline.run_dir / "test_cases.jsonl")
     store.export_jsonl(Response, pipeline.run_dir / "responses.jsonl")

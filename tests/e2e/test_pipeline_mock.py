@@ -112,3 +112,15 @@ def test_one_failing_case_does_not_kill_the_run(tmp_path: Path) -> None:
     failed = [r for r in responses if r.error]
     assert failed and all(r.setting == "opinion" for r in failed)
     assert len(failed) < len(responses)
+
+
+def test_report_and_rescore_rebuild_from_the_store(tmp_path: Path) -> None:
+    from halluforge.pipeline import rescore_run
+
+    first = run_pipeline(_config(tmp_path))  # type: ignore[arg-type]
+    (first.run_dir / "summary.md").unlink()
+    rebuilt = rescore_run(first.run_dir, scores=False)
+    assert (first.run_dir / "summary.md").is_file()
+    assert [r.mean for r in rebuilt.summary.rows] == [r.mean for r in first.summary.rows]
+    rescored = rescore_run(first.run_dir, {"score.metrics": ["em"]})
+    assert rescored.run_dir == first.run_dir
