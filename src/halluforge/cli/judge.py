@@ -55,36 +55,24 @@ def read_invite_rows(path: Path) -> list[dict[str, Any]]:
 
     if not path.is_file():
         raise DataError("file not found", path=str(path), hint="give an existing .jsonl file")
+    from halluforge.data.tabular import iter_json_lines
+
     rows: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
+    for number, row in iter_json_lines(path):
+        for name in REQUIRED:
+            if not isinstance(row.get(name), str):
                 raise DataError(
-                    f"not valid JSON ({exc.msg})",
-                    path=str(path),
-                    line=number,
-                    hint="one JSON object per line",
-                ) from exc
-            if not isinstance(row, dict):
-                raise DataError("not a JSON object", path=str(path), line=number, hint="one object per line")
-            for name in REQUIRED:
-                if not isinstance(row.get(name), str):
-                    raise DataError(
-                        "missing or not a string", path=str(path), line=number, field=name,
-                        hint=f"every line needs {', '.join(REQUIRED)}",
-                    )  # fmt: skip
-            label = row.get("hallucination_label")
-            if label is not None and str(label).strip() not in ("0", "1"):
-                raise DataError(
-                    f"must be 0 or 1, got {label!r}", path=str(path), line=number,
-                    field="hallucination_label", hint="use \"1\" (went along) or \"0\" (rejected)",
+                    "missing or not a string", path=str(path), line=number, field=name,
+                    hint=f"every line needs {', '.join(REQUIRED)}",
                 )  # fmt: skip
-            row.setdefault("model", path.stem)
-            rows.append(row)
+        label = row.get("hallucination_label")
+        if label is not None and str(label).strip() not in ("0", "1"):
+            raise DataError(
+                f"must be 0 or 1, got {label!r}", path=str(path), line=number,
+                field="hallucination_label", hint="use \"1\" (went along) or \"0\" (rejected)",
+            )  # fmt: skip
+        row.setdefault("model", path.stem)
+        rows.append(row)
     return rows
 
 

@@ -164,19 +164,9 @@ def _check_unique(passages: list[Passage], path: str, lines: list[int]) -> None:
 
 
 def _rows_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
-    with path.open(encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield number, json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise DataError(
-                    f"not valid JSON ({exc.msg} at column {exc.colno})",
-                    path=str(path),
-                    line=number,
-                    hint="each line must be one complete JSON object",
-                ) from exc
+    from halluforge.data.tabular import iter_json_lines
+
+    yield from iter_json_lines(path)
 
 
 def _rows_json(path: Path) -> Iterator[tuple[int, Any]]:

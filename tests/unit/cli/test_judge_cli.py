@@ -103,7 +103,7 @@ def test_judge_premise_table_and_llm_mode_with_mock(
             GOOD.replace("}", ', "hallucination_label": "yes"}'),
             ":1: field 'hallucination_label'",
         ),
-        ("[1, 2]\n", ":1: not a JSON object"),
+        ("[1, 2]\n", ":1: expected a JSON object"),
     ],
 )
 def test_bad_line_exits_2_naming_file_and_line(
