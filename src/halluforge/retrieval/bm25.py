@@ -25,8 +25,7 @@ from halluforge.retrieval.corpus import (
     INDEX_FORMAT,
     PASSAGES_FILE,
     corpus_hash,
-    read_manifest,
-    read_passages,
+    read_index_folder,
     utc_now,
     write_manifest,
     write_passages,
@@ -122,26 +121,13 @@ class BM25Index:
     def load(cls, folder: str | Path, *, mmap: bool = True) -> BM25Index:
         """Open a saved index; bm25s's score arrays are memory-mapped unless ``mmap=False``."""
         folder = Path(folder)
-        manifest = read_manifest(folder)
-        if manifest["kind"] != cls.kind:
-            raise DataError(
-                f"this is a {manifest['kind']} index, not a BM25 one",
-                path=str(folder),
-                hint="open it with halluforge.retrieval.open_index",
-            )
-        passages = read_passages(folder / PASSAGES_FILE)
+        manifest, passages = read_index_folder(folder, cls.kind, "BM25")
         try:
             engine = _bm25s().BM25.load(str(folder / _BM25_DIR), mmap=mmap, show_progress=False)
         except (OSError, ValueError) as exc:
             raise DataError(
                 f"cannot read the BM25 arrays ({exc})", path=str(folder), hint="rebuild the index"
             ) from exc
-        if len(passages) != manifest.get("count"):
-            raise DataError(
-                f"{len(passages)} passages but the manifest says {manifest.get('count')}",
-                path=str(folder / PASSAGES_FILE),
-                hint="rebuild the index",
-            )
         return cls(passages, engine, manifest=manifest)
 
     def search(self, query: str, k: int) -> list[Hit]:

@@ -389,6 +389,25 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     return manifest
 
 
+def read_index_folder(folder: Path, kind: str, label: str) -> tuple[dict[str, Any], list[Passage]]:
+    """An index folder's manifest and passages, checked to be of ``kind`` and to agree in count."""
+    manifest = read_manifest(folder)
+    if manifest["kind"] != kind:
+        raise DataError(
+            f"this is a {manifest['kind']} index, not a {label} one",
+            path=str(folder),
+            hint="open it with halluforge.retrieval.open_index",
+        )
+    passages = read_passages(folder / PASSAGES_FILE)
+    if len(passages) != manifest.get("count"):
+        raise DataError(
+            f"{len(passages)} passages but the manifest says {manifest.get('count')}",
+            path=str(folder / PASSAGES_FILE),
+            hint="rebuild the index",
+        )
+    return manifest, passages
+
+
 __all__ = [
     "INDEX_FORMAT",
     "MANIFEST",
@@ -401,6 +420,7 @@ __all__ = [
     "load_parquet",
     "load_wiki_offline",
     "passage_from_row",
+    "read_index_folder",
     "read_manifest",
     "read_passages",
     "utc_now",

@@ -34,8 +34,7 @@ from halluforge.retrieval.corpus import (
     INDEX_FORMAT,
     PASSAGES_FILE,
     corpus_hash,
-    read_manifest,
-    read_passages,
+    read_index_folder,
     utc_now,
     write_manifest,
     write_passages,
@@ -260,14 +259,7 @@ class DenseIndex:
     ) -> DenseIndex:
         """Open a saved index; vectors (and the FAISS index where supported) are memory-mapped."""
         folder = Path(folder)
-        manifest = read_manifest(folder)
-        if manifest["kind"] != cls.kind:
-            raise DataError(
-                f"this is a {manifest['kind']} index, not a dense one",
-                path=str(folder),
-                hint="open it with halluforge.retrieval.open_index",
-            )
-        passages = read_passages(folder / PASSAGES_FILE)
+        manifest, passages = read_index_folder(folder, cls.kind, "dense")
         try:
             vectors = np.load(folder / _VECTORS_FILE, mmap_mode="r" if mmap else None)
         except (OSError, ValueError) as exc:
@@ -278,12 +270,6 @@ class DenseIndex:
                 f"vectors {vectors.shape} and index dim {index.d} do not match the manifest dim "
                 f"{manifest.get('dim')}",
                 path=str(folder),
-                hint="rebuild the index",
-            )
-        if len(passages) != manifest.get("count"):
-            raise DataError(
-                f"{len(passages)} passages but the manifest says {manifest.get('count')}",
-                path=str(folder / PASSAGES_FILE),
                 hint="rebuild the index",
             )
         model = str(manifest.get("model") or DEFAULT_MODEL)
