@@ -174,10 +174,10 @@ class OpenAICompatBackend(Backend):
             self._client_loop = loop
         return self._client
 
-    async def _chat(self, client: Any, request: Request) -> Completion:
+    def _decoding(self, request: Request) -> dict[str, Any]:
+        """The arguments both endpoints take: model, length, sampling, seed, stop strings."""
         kwargs: dict[str, Any] = {
             "model": self.spec.model,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
             "top_p": request.top_p,
@@ -185,6 +185,11 @@ class OpenAICompatBackend(Backend):
         }
         if request.stop:
             kwargs["stop"] = list(request.stop)
+        return kwargs
+
+    async def _chat(self, client: Any, request: Request) -> Completion:
+        kwargs = self._decoding(request)
+        kwargs["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
         if request.logprobs:
             kwargs["logprobs"] = True
         out = await client.chat.completions.create(**kwargs)
@@ -201,16 +206,8 @@ class OpenAICompatBackend(Backend):
         )
 
     async def _legacy(self, client: Any, request: Request) -> Completion:
-        kwargs: dict[str, Any] = {
-            "model": self.spec.model,
-            "prompt": messages_to_prompt(request.messages),
-            "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
-            "top_p": request.top_p,
-            "seed": request.seed,
-        }
-        if request.stop:
-            kwargs["stop"] = list(request.stop)
+        kwargs = self._decoding(request)
+        kwargs["prompt"] = messages_to_prompt(request.messages)
         if request.logprobs:
             kwargs["logprobs"] = 1
         out = await client.completions.create(**kwargs)

@@ -125,6 +125,12 @@ def load_mrqa(source: DataSource) -> Iterator[Example]:
     return limited(_mrqa_examples(source, path), source)
 
 
+def _evidence(row: dict[str, Any]) -> str | None:
+    """The row's evidence text, stripped; None when absent, empty or not a string."""
+    evidence = row.get("evidence")
+    return (evidence.strip() or None) if isinstance(evidence, str) else None
+
+
 def _realtimeqa_examples(source: DataSource, path: Path) -> Iterator[Example]:
     name = source_name(source, path)
     count = 0
@@ -163,7 +169,6 @@ def _realtimeqa_examples(source: DataSource, path: Path) -> Iterator[Example]:
             raise DataError(
                 "the chosen option is empty", path=str(path), line=line, field="choices", hint="fill it in"
             )
-        evidence = row.get("evidence")
         metadata: dict[str, Any] = {
             "source_id": str(row.get("question_id", "")),
             "question_date": row.get("question_date"),
@@ -177,7 +182,7 @@ def _realtimeqa_examples(source: DataSource, path: Path) -> Iterator[Example]:
         yield Example.build(
             question,
             answers,
-            evidence.strip() if isinstance(evidence, str) and evidence.strip() else None,
+            _evidence(row),
             source=name,
             metadata=metadata,
         )
@@ -285,12 +290,11 @@ def _reeval_examples(source: DataSource, path: Path) -> Iterator[Example]:
             metadata["source_id"] = str(row["q_id"])
         if row.get("source"):
             metadata["origin"] = row["source"]
-        evidence = row.get("evidence")
         count += 1
         yield Example.build(
             question,
             answers,
-            evidence.strip() if isinstance(evidence, str) and evidence.strip() else None,
+            _evidence(row),
             source=name,
             metadata=metadata,
         )
