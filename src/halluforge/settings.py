@@ -16,6 +16,7 @@ false-premise question) is put only under ``closed_book``.
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,8 +43,6 @@ def check_settings(names: Sequence[str]) -> None:
     """Reject unknown setting names with a suggestion."""
     for name in names:
         if name not in SETTINGS:
-            import difflib
-
             close = difflib.get_close_matches(name, SETTINGS, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"choose from {', '.join(SETTINGS)}"
             raise ConfigError(f"unknown setting {name!r} in answer.settings", hint=hint)

@@ -24,9 +24,6 @@ BACKENDS: Registry[BackendFactory] = Registry(
     },
 )
 
-#: options consumed by the wrappers, not passed to the engine
-WRAPPER_OPTIONS = ("concurrency", "retries", "backoff_s")
-
 
 def open_backend(
     address: str,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from halluforge.errors import BackendError, ConfigError
@@ -104,17 +104,6 @@ class BackendFactory(Protocol):
     def __call__(self, spec: ModelSpec, options: dict[str, Any]) -> Backend: ...
 
 
-@dataclass
-class BackendOptions:
-    """Parsed common options shared by every backend (wrappers read these)."""
-
-    concurrency: int = 4
-    retries: int = 3
-    timeout_s: float = 120.0
-    backoff_s: float = 0.5
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
 def error_completion(request: Request, exc: BaseException) -> Completion:
     """Turn an exception into a completion that records it (never cached)."""
     return Completion(
@@ -133,7 +122,6 @@ __all__ = [
     "Backend",
     "BackendError",
     "BackendFactory",
-    "BackendOptions",
     "Capabilities",
     "ModelSpec",
     "error_completion",
