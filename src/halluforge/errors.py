@@ -88,10 +88,18 @@ class ModelError(HalluforgeError):
 
 
 class BackendError(HalluforgeError):
-    """A call to a model backend failed."""
+    """A call to a model backend failed.
+
+    ``retry_after_s`` is the wait the server asked for (an HTTP ``Retry-After`` header), so the
+    retry wrapper can honour it instead of guessing with its own backoff.
+    """
 
     retryable = False
     exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None, retry_after_s: float | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after_s = retry_after_s
 
 
 class RateLimitedError(BackendError):

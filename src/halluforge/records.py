@@ -190,6 +190,7 @@ class Completion(Record):
     finish_reason: str | None = None
     error: str | None = None
     error_type: str | None = None
+    retry_after_s: float | None = None  # the wait a rate-limited or busy server asked for
     cached: bool = False
 
     @property

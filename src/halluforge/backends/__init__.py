@@ -37,8 +37,11 @@ def open_backend(
     concurrency = opts.pop("concurrency", None)
     retries = int(opts.pop("retries", 3))
     backoff_s = float(opts.pop("backoff_s", 0.5))
+    max_retry_after_s = float(opts.pop("max_retry_after_s", 120.0))
     raw = factory(spec, opts)
-    backend: Backend = RetryingBackend(raw, retries=retries, backoff_s=backoff_s)
+    backend: Backend = RetryingBackend(
+        raw, retries=retries, backoff_s=backoff_s, max_retry_after_s=max_retry_after_s
+    )
     backend = LimitedBackend(backend, concurrency=concurrency)
     if cache is not None:
         backend = CachedBackend(backend, cache)

@@ -110,6 +110,7 @@ def error_completion(request: Request, exc: BaseException) -> Completion:
         request_id=request.id,
         error=str(exc) or type(exc).__name__,
         error_type=type(exc).__name__,
+        retry_after_s=getattr(exc, "retry_after_s", None),
     )
 
 

@@ -14,12 +14,16 @@ The SDK's own retries are switched off (``max_retries=0``) because
 errors are translated here, at the boundary, into completions that carry the matching
 halluforge error class name: 429 → ``RateLimitedError``, timeout → ``BackendTimeoutError``,
 connection failure or 5xx → ``BackendUnavailableError``, a 400 about the context length →
-``ContextLengthError``, anything else → ``BackendError``.
+``ContextLengthError``, anything else → ``BackendError``. A ``Retry-After`` (or
+``retry-after-ms``) header on a 429 or 5xx travels with the error, so the retry waits as long
+as the server asked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import os
 import time
 from collections.abc import Sequence
@@ -88,6 +92,39 @@ def _status_code(exc: BaseException) -> int | None:
     return code if isinstance(code, int) else None
 
 
+def retry_after_of(exc: BaseException, now: float | None = None) -> float | None:
+    """Seconds the server asked us to wait, from ``retry-after-ms`` or ``Retry-After``.
+
+    ``Retry-After`` is either a number of seconds or an HTTP date (RFC 9110 §10.2.3); a date in
+    the past means "now" (0). A missing or unreadable header gives ``None``.
+    """
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is GMT by definition
+        when = when.replace(tzinfo=datetime.UTC)
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
+
+
 def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     """Map an SDK exception to the halluforge error tree, with any secret scrubbed out."""
     import openai
@@ -97,7 +134,9 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
         message = message.replace(secret, "***")
     status = _status_code(exc)
     if isinstance(exc, openai.RateLimitError) or status == 429:
-        return RateLimitedError(f"rate limited: {message}", hint="lower concurrency or wait")
+        return RateLimitedError(
+            f"rate limited: {message}", hint="lower concurrency or wait", retry_after_s=retry_after_of(exc)
+        )
     if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
         return BackendTimeoutError(
             f"no answer in time: {message}", hint="raise timeout_s or lower concurrency"
@@ -105,7 +144,11 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     if isinstance(exc, openai.APIConnectionError):
         return BackendUnavailableError(f"cannot reach the server: {message}", hint="check that it is running")
     if status is not None and status >= 500:
-        return BackendUnavailableError(f"server error {status}: {message}", hint="check the server's logs")
+        return BackendUnavailableError(
+            f"server error {status}: {message}",
+            hint="check the server's logs",
+            retry_after_s=retry_after_of(exc),  # 503 may carry one too
+        )
     lowered = message.lower()
     if (status == 400 or status == 413) and any(p in lowered for p in _CONTEXT_PHRASES):
         return ContextLengthError(
@@ -275,5 +318,6 @@ __all__ = [
     "create",
     "resolve_api_key",
     "resolve_base_url",
+    "retry_after_of",
     "translate_error",
 ]

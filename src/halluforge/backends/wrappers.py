@@ -41,16 +41,38 @@ class _Wrapper(Backend):
 
 
 class RetryingBackend(_Wrapper):
-    """Retries retryable failures with exponential backoff and full jitter."""
+    """Retries retryable failures with exponential backoff and full jitter.
+
+    When a failed call carries the server's ``Retry-After``, the wait is at least that long
+    (the longest one among the failed calls of the batch), capped at ``max_retry_after_s`` so a
+    server asking for an hour does not stall a run: the call then fails, is recorded, and a
+    later resume picks it up.
+    """
 
     def __init__(
-        self, inner: Backend, *, retries: int = 3, backoff_s: float = 0.5, max_backoff_s: float = 30.0
+        self,
+        inner: Backend,
+        *,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 30.0,
+        max_retry_after_s: float = 120.0,
     ) -> None:
         super().__init__(inner)
         self.retries = retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
+        self.max_retry_after_s = max_retry_after_s
         self._rng = random.Random(0)
+
+    def _wait(self, attempt: int, failed: Sequence[Completion]) -> float:
+        """Jittered exponential backoff, raised to the longest wait the server asked for."""
+        ceiling = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+        wait = self._rng.uniform(0, ceiling)
+        asked = [c.retry_after_s for c in failed if c.retry_after_s is not None]
+        if asked:
+            wait = max(wait, min(max(asked), self.max_retry_after_s))
+        return wait
 
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
         results = await self.inner.generate(requests)
@@ -58,8 +80,7 @@ class RetryingBackend(_Wrapper):
             pending = [i for i, c in enumerate(results) if c.error_type in RETRYABLE]
             if not pending:
                 break
-            ceiling = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
-            await asyncio.sleep(self._rng.uniform(0, ceiling))
+            await asyncio.sleep(self._wait(attempt, [results[i] for i in pending]))
             again = await self.inner.generate([requests[i] for i in pending])
             for index, completion in zip(pending, again, strict=True):
                 results[index] = completion

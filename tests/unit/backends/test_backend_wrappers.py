@@ -33,8 +33,10 @@ class ScriptedBackend(Backend):
         concurrency: int = 1,
         delay_s: float = 0.0,
         engine: dict[str, Any] | None = None,
+        retry_after_s: dict[str, float] | None = None,
     ) -> None:
         self.spec = ModelSpec("scripted", "m")
+        self.retry_after_s = retry_after_s or {}
         self.capabilities = Capabilities(batch_size=batch_size, concurrency=concurrency)
         self.failures = {k: list(v) for k, v in (failures or {}).items()}
         self.delay_s = delay_s
@@ -59,7 +61,14 @@ class ScriptedBackend(Backend):
                 pending = self.failures.get(prompt)
                 if pending:
                     kind = pending.pop(0)
-                    out.append(Completion(request_id=request.id, error=f"scripted {kind}", error_type=kind))
+                    out.append(
+                        Completion(
+                            request_id=request.id,
+                            error=f"scripted {kind}",
+                            error_type=kind,
+                            retry_after_s=self.retry_after_s.get(prompt),
+                        )
+                    )
                 else:
                     out.append(Completion(request_id=request.id, text=f"answer to {prompt}"))
             return out
@@ -216,6 +225,33 @@ async def test_backoff_ceiling_is_capped(sleeps: list[float]) -> None:
     await backend.generate([_request("a")])
     assert len(sleeps) == 6
     assert max(sleeps) <= 2.0
+
+
+async def test_retry_waits_at_least_what_the_server_asked(sleeps: list[float]) -> None:
+    inner = ScriptedBackend(
+        {"a": ["RateLimitedError"], "b": ["BackendUnavailableError"]}, retry_after_s={"a": 3.0, "b": 7.5}
+    )
+    backend = RetryingBackend(inner, retries=3, backoff_s=0.1)
+    out = await backend.generate([_request("a"), _request("b"), _request("c")])
+    assert [c.ok for c in out] == [True, True, True]
+    assert sleeps == [7.5]  # one wait for the batch: the longest asked, not the 0.1 s backoff
+
+
+async def test_retry_after_is_capped(sleeps: list[float]) -> None:
+    inner = ScriptedBackend({"a": ["RateLimitedError"] * 2}, retry_after_s={"a": 3600.0})
+    backend = RetryingBackend(inner, retries=3, backoff_s=0.1, max_retry_after_s=20.0)
+    out = await backend.generate([_request("a")])
+    assert out[0].ok
+    assert sleeps == [20.0, 20.0]
+
+
+async def test_open_backend_passes_the_retry_after_cap(sleeps: list[float]) -> None:
+    backend = open_backend("mock/echo", {"max_retry_after_s": 5})
+    retrying = backend
+    while not isinstance(retrying, RetryingBackend):
+        assert isinstance(retrying, LimitedBackend | CachedBackend)
+        retrying = retrying.inner
+    assert retrying.max_retry_after_s == 5.0
 
 
 # -- limits and batching -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import time
 from typing import Any
 
@@ -11,11 +12,18 @@ from halluforge.backends import open_backend
 from halluforge.backends.base import ModelSpec
 from halluforge.errors import ConfigError, ModelError
 from halluforge.records import Message, Request
-from halluforge.testing.openai_stub import StubServer
+from halluforge.testing.openai_stub import StubConfig, StubServer
 
 pytest.importorskip("openai")
 
-from halluforge.backends.openai_compat import create, resolve_api_key, resolve_base_url
+import httpx  # the openai SDK's own dependency
+
+from halluforge.backends.openai_compat import (
+    create,
+    resolve_api_key,
+    resolve_base_url,
+    retry_after_of,
+)
 
 
 def _ask(text: str, **kw: Any) -> Request:
@@ -116,6 +124,54 @@ async def test_rate_limit_is_translated_without_retry() -> None:
         await backend.aclose()
         assert server.stats.requests == 1  # the SDK's own retries are off
     assert out[0].error_type == "RateLimitedError"
+
+
+async def test_rate_limit_carries_the_servers_retry_after() -> None:
+    with StubServer(StubConfig(retry_after_s=2.5)) as server:
+        backend = create(ModelSpec.parse(f"openai@{server.base_url}/echo:429"), {})
+        out = await backend.generate([_ask("hello")])
+        await backend.aclose()
+    assert out[0].error_type == "RateLimitedError"
+    assert out[0].retry_after_s == 2.5
+
+
+async def test_retry_waits_for_retry_after_before_the_next_call() -> None:
+    # the first call is refused with "Retry-After: 0.3"; our own backoff alone would be ~1 ms
+    with StubServer(StubConfig(retry_after_s=0.3)) as server:
+        backend = open_backend(f"openai@{server.base_url}/echo:flaky1", {"retries": 2, "backoff_s": 0.001})
+        start = time.perf_counter()
+        out = await backend.generate([_ask("hello")])
+        waited = time.perf_counter() - start
+        await backend.aclose()
+    assert out[0].ok
+    assert waited >= 0.3
+
+
+class _Refused(Exception):
+    """An SDK-like status error: just enough of one for :func:`retry_after_of`."""
+
+    def __init__(self, headers: dict[str, str]) -> None:
+        super().__init__("refused")
+        self.response = httpx.Response(429, headers=headers)
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"Retry-After": "12"}, 12.0),
+        ({"Retry-After": "1.5"}, 1.5),
+        ({"retry-after-ms": "250", "Retry-After": "9"}, 0.25),  # the precise one wins
+        ({"Retry-After": "Sat, 21 Nov 2026 10:00:30 GMT"}, 30.0),
+        ({"Retry-After": "Sat, 21 Nov 2026 09:59:00 GMT"}, 0.0),  # already past
+        ({"Retry-After": "-4"}, 0.0),
+        ({"Retry-After": "soon"}, None),
+        ({}, None),
+    ],
+)
+def test_retry_after_header_forms(headers: dict[str, str], expected: float | None) -> None:
+    now = datetime.datetime(2026, 11, 21, 10, 0, 0, tzinfo=datetime.UTC).timestamp()
+    assert retry_after_of(_Refused(headers), now=now) == expected
+    assert retry_after_of(ValueError("no response at all")) is None
 
 
 async def test_500_gives_up_as_unavailable_after_retries(stub: StubServer) -> None:
