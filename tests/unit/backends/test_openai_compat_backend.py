@@ -147,7 +147,7 @@ async def test_retry_waits_for_retry_after_before_the_next_call() -> None:
     assert waited >= 0.3
 
 
-class _Refused(Exception):
+class _RefusedError(Exception):
     """An SDK-like status error: just enough of one for :func:`retry_after_of`."""
 
     def __init__(self, headers: dict[str, str]) -> None:
@@ -170,7 +170,7 @@ class _Refused(Exception):
 )
 def test_retry_after_header_forms(headers: dict[str, str], expected: float | None) -> None:
     now = datetime.datetime(2026, 11, 21, 10, 0, 0, tzinfo=datetime.UTC).timestamp()
-    assert retry_after_of(_Refused(headers), now=now) == expected
+    assert retry_after_of(_RefusedError(headers), now=now) == expected
     assert retry_after_of(ValueError("no response at all")) is None
 
 

@@ -14,9 +14,8 @@ from halluforge.backends.mock import MockBackend
 from halluforge.forge import GENERATORS
 from halluforge.forge import context_enrich as ce
 from halluforge.forge.base import ForgeContext
-from halluforge.forge.context_enrich import (
-    ContextEnrich,
-    ContextEnrichOptions,
+from halluforge.forge.context_enrich import ContextEnrich, ContextEnrichOptions, select_passages
+from halluforge.forge.enrich_text import (
     check_merge,
     check_summary,
     clean_text,
@@ -24,9 +23,9 @@ from halluforge.forge.context_enrich import (
     fallback_support,
     match_support,
     relevant_sentences,
-    select_passages,
     split_sentences,
     strip_reply,
+    words,
 )
 from halluforge.records import Example, SeedCase, Skip, TestCase
 from halluforge.retrieval.base import Hit, Passage
@@ -80,9 +79,9 @@ class TinyRetriever:
 
     def search(self, query: str, k: int) -> list[Hit]:
         self.queries.append(query)
-        words = set(ce.words(query))
-        scored = sorted(self.passages, key=lambda p: (-len(words & set(ce.words(p.text))), p.id))
-        return [Hit(p, float(len(words & set(ce.words(p.text)))), rank) for rank, p in enumerate(scored[:k])]
+        wanted = set(words(query))
+        scored = sorted(self.passages, key=lambda p: (-len(wanted & set(words(p.text))), p.id))
+        return [Hit(p, float(len(wanted & set(words(p.text)))), rank) for rank, p in enumerate(scored[:k])]
 
     def search_many(self, queries: Sequence[str], k: int) -> list[list[Hit]]:
         return [self.search(q, k) for q in queries]
