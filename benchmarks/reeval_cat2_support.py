@@ -21,6 +21,10 @@ second run with the same options is fast. The last line is
     python benchmarks/reeval_cat2_support.py --limit 50
     python benchmarks/reeval_cat2_support.py --support-only   # step 1 alone, all 814
     nohup python benchmarks/reeval_cat2_support.py > cat2.log 2>&1 &
+    # two halves in parallel on a 2-core machine, then the whole set again from the cache:
+    python benchmarks/reeval_cat2_support.py --limit 407 --threads 1 --cache c.sqlite &
+    python benchmarks/reeval_cat2_support.py --start 407 --threads 1 --cache c.sqlite &
+    wait; python benchmarks/reeval_cat2_support.py --cache c.sqlite
 """
 
 from __future__ import annotations
@@ -119,6 +123,15 @@ async def main() -> None:
     )
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--limit", type=int, default=None, help="only the first N examples")
+    parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="skip the first N examples (with --limit, a slice: several processes sharing one --cache)",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help="llama.cpp threads (1 when several processes share the CPU)"
+    )
     parser.add_argument("--model", default="llamacpp/smollm2-135m", help="generator model address")
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the user's)")
     parser.add_argument("--k", type=int, default=3)
@@ -142,8 +155,8 @@ async def main() -> None:
         sys.exit(2)
     rows = load_rows(args.data)
     examples = load_examples(args.data, rows)
-    if args.limit:
-        rows, examples = rows[: args.limit], examples[: args.limit]
+    end = args.limit if args.limit else len(rows)
+    rows, examples = rows[args.start : end], examples[args.start : end]
 
     started = time.perf_counter()
     resources: dict[str, Any] = {}
@@ -152,7 +165,7 @@ async def main() -> None:
         resources["retriever"] = index
         print(f"index: {len(index)} passages, opened in {time.perf_counter() - started:.1f}s", flush=True)
     cache = ResponseCache(args.cache or default_cache_path())
-    llm = open_backend(args.model, {}, cache)
+    llm = open_backend(args.model, {"n_threads": args.threads} if args.threads else {}, cache)
     generator = ContextEnrich(ContextEnrichOptions(k=args.k))
     ctx = ForgeContext(llm=llm, seed=0, resources=resources)
     limit = asyncio.Semaphore(args.concurrency)
