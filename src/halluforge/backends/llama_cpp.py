@@ -6,9 +6,14 @@ network. Any other model name is a path to a ``.gguf`` file: ``llamacpp//abs/mod
 path relative to the working directory.
 
 The engine is loaded on the first call, not at creation, so building a pipeline stays cheap.
-llama.cpp is not thread-safe and keeps one KV cache, so every engine call runs in one worker
-thread under a lock (concurrency 1); a whole list of requests is answered in a single thread
-hop, which is why the backend advertises ``batch_size`` 8. Prompts that do not fit ``n_ctx``
+llama.cpp is not thread-safe and keeps one KV cache per context, so the backend holds a pool of
+``workers`` engines (1 by default) and each call takes one engine for its thread (concurrency
+= ``workers``); a whole list of requests is answered in a single thread hop, which is why the
+backend advertises ``batch_size`` 8. ``n_threads`` defaults to the CPU count divided by
+``workers``. For a small model on a small CPU, several single-thread engines answer more
+requests per second than one multi-thread engine (llama.cpp's threads synchronise on every
+layer), at the price of one copy of the weights and KV cache per engine: see
+``benchmarks/llamacpp_workers.py``. Prompts that do not fit ``n_ctx``
 come back as :class:`~halluforge.errors.ContextLengthError` completions, checked by counting
 tokens before the engine is called.
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
-import threading
+import queue
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,7 +43,7 @@ SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 #: options this backend reads; ``timeout_s`` is accepted and ignored (an in-process call cannot
 #: be abandoned half way without leaving the engine in an unknown state)
-OPTIONS = ("n_ctx", "n_threads", "n_batch", "chat_format", "verbose", "logits_all", "timeout_s")
+OPTIONS = ("n_ctx", "n_threads", "n_batch", "workers", "chat_format", "verbose", "logits_all", "timeout_s")
 
 #: tokens allowed for the chat template's own markup per message when no template is known
 _MARKUP_TOKENS_PER_MESSAGE = 8
@@ -116,75 +121,56 @@ def _int_option(options: dict[str, Any], name: str, default: int | None) -> int 
     return number
 
 
-class LlamaCppBackend(Backend):
-    """One llama.cpp engine, loaded lazily and driven from a single worker thread."""
+class _Engine:
+    """One llama.cpp context with its own KV cache, used by one thread at a time.
 
-    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(
-                f"unknown llamacpp option(s): {', '.join(unknown)}",
-                hint=f"the llamacpp backend accepts: {', '.join(OPTIONS)}",
-            )
-        self.spec = spec
-        self.path = resolve_model_path(spec.model)
-        self.n_ctx = _int_option(options, "n_ctx", 2048) or 2048
-        self.n_threads = _int_option(options, "n_threads", os.cpu_count() or 1)
-        self.n_batch = _int_option(options, "n_batch", None)
-        chat_format = options.get("chat_format")
-        self.chat_format: str | None = str(chat_format) if chat_format else None
-        self.verbose = bool(options.get("verbose", False))
-        self._want_logits_all = bool(options.get("logits_all", False))
-        self.capabilities = Capabilities(
-            chat_template=True, logprobs=True, max_context=self.n_ctx, batch_size=8, concurrency=1
-        )
-        self._lock = threading.Lock()
-        self._llm: Any = None
-        self._logits_all = False
-        self._formatter: Any = None
+    llama.cpp is not thread-safe, so an engine is only touched by the worker thread that took it
+    from the backend's pool. It loads on first use and reloads in ``logits_all`` mode the first
+    time a request asks for log-probabilities.
+    """
 
-    def output_fields(self) -> dict[str, Any]:
-        """The model file (name and size, so a replaced file misses the cache) and chat format."""
-        return {
-            "model_file": self.path.name,
-            "model_bytes": self.path.stat().st_size,
-            "chat_format": self.chat_format,
-        }
+    def __init__(self, backend: LlamaCppBackend) -> None:
+        self.backend = backend
+        self.llm: Any = None
+        self.logits_all = False
+        self.formatter: Any = None
 
-    # -- engine (called only from the worker thread, under the lock) ---------------------------
-
-    def _load(self, logits_all: bool) -> Any:
-        if self._llm is not None and (self._logits_all or not logits_all):
-            return self._llm
+    def load(self, logits_all: bool) -> Any:
+        if self.llm is not None and (self.logits_all or not logits_all):
+            return self.llm
         llama_cpp = _import_llama_cpp()
+        owner = self.backend
         kwargs: dict[str, Any] = {
-            "model_path": str(self.path),
-            "n_ctx": self.n_ctx,
-            "n_threads": self.n_threads,
-            "verbose": self.verbose,
+            "model_path": str(owner.path),
+            "n_ctx": owner.n_ctx,
+            "n_threads": owner.n_threads,
+            "verbose": owner.verbose,
             "logits_all": logits_all,
         }
-        if self.n_batch is not None:
-            kwargs["n_batch"] = self.n_batch
-        if self.chat_format is not None:
-            kwargs["chat_format"] = self.chat_format
-        if self._llm is not None:
-            self._llm.close()
-            self._llm = None
+        if owner.n_batch is not None:
+            kwargs["n_batch"] = owner.n_batch
+        if owner.chat_format is not None:
+            kwargs["chat_format"] = owner.chat_format
+        self.close()
         try:
-            self._llm = llama_cpp.Llama(**kwargs)
+            self.llm = llama_cpp.Llama(**kwargs)
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(
-                f"llama.cpp could not load {self.path}: {exc}",
+                f"llama.cpp could not load {owner.path}: {exc}",
                 hint="check that the file is a complete GGUF model supported by this llama-cpp-python",
             ) from exc
-        self._logits_all = logits_all
-        self._formatter = self._make_formatter(llama_cpp)
-        return self._llm
+        self.logits_all = logits_all
+        self.formatter = self._make_formatter(llama_cpp)
+        return self.llm
+
+    def close(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+            self.llm = None
 
     def _make_formatter(self, llama_cpp: Any) -> Any:
         """A Jinja formatter for the GGUF's own chat template, used to count prompt tokens."""
-        llm = self._llm
+        llm = self.llm
         template = llm.metadata.get("tokenizer.chat_template")
         if llm.chat_format != "chat_template.default" or not template:
             return None
@@ -195,24 +181,25 @@ class LlamaCppBackend(Backend):
             bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "",
         )
 
-    def _prompt_tokens(self, messages: list[dict[str, str]]) -> int:
-        llm = self._llm
-        if self._formatter is not None:
-            prompt = self._formatter(messages=messages).prompt
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> int:
+        llm = self.llm
+        if self.formatter is not None:
+            prompt = self.formatter(messages=messages).prompt
             return len(llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
         body = sum(len(llm.tokenize(m["content"].encode("utf-8"), add_bos=False)) for m in messages)
         return body + _MARKUP_TOKENS_PER_MESSAGE * len(messages)
 
-    def _one(self, request: Request) -> Completion:
+    def complete(self, request: Request) -> Completion:
         started = time.perf_counter()
-        llm = self._load(self._want_logits_all or request.logprobs)
+        owner = self.backend
+        llm = self.load(owner.want_logits_all or request.logprobs)
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
-        prompt_tokens = self._prompt_tokens(messages)
-        if prompt_tokens >= self.n_ctx:
+        prompt_tokens = self.prompt_tokens(messages)
+        if prompt_tokens >= owner.n_ctx:
             return error_completion(
                 request,
                 ContextLengthError(
-                    f"prompt has {prompt_tokens} tokens but {self.spec.address} has n_ctx={self.n_ctx}",
+                    f"prompt has {prompt_tokens} tokens but {owner.spec.address} has n_ctx={owner.n_ctx}",
                     hint="shorten the context or raise backends.llamacpp.n_ctx",
                 ),
             )
@@ -252,17 +239,58 @@ class LlamaCppBackend(Backend):
             finish_reason=choice.get("finish_reason"),
         )
 
+
+class LlamaCppBackend(Backend):
+    """A pool of ``workers`` llama.cpp engines, loaded lazily, each driven by one thread at a time."""
+
+    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(
+                f"unknown llamacpp option(s): {', '.join(unknown)}",
+                hint=f"the llamacpp backend accepts: {', '.join(OPTIONS)}",
+            )
+        self.spec = spec
+        self.path = resolve_model_path(spec.model)
+        self.n_ctx = _int_option(options, "n_ctx", 2048) or 2048
+        self.workers = _int_option(options, "workers", 1) or 1
+        self.n_threads = _int_option(options, "n_threads", max(1, (os.cpu_count() or 1) // self.workers))
+        self.n_batch = _int_option(options, "n_batch", None)
+        chat_format = options.get("chat_format")
+        self.chat_format: str | None = str(chat_format) if chat_format else None
+        self.verbose = bool(options.get("verbose", False))
+        self.want_logits_all = bool(options.get("logits_all", False))
+        self.capabilities = Capabilities(
+            chat_template=True, logprobs=True, max_context=self.n_ctx, batch_size=8, concurrency=self.workers
+        )
+        self._engines = [_Engine(self) for _ in range(self.workers)]
+        self._free: queue.SimpleQueue[_Engine] = queue.SimpleQueue()
+        for engine in self._engines:
+            self._free.put(engine)
+
+    def output_fields(self) -> dict[str, Any]:
+        """The model file (name and size, so a replaced file misses the cache) and chat format."""
+        return {
+            "model_file": self.path.name,
+            "model_bytes": self.path.stat().st_size,
+            "chat_format": self.chat_format,
+        }
+
     def _run(self, requests: Sequence[Request]) -> list[Completion]:
-        with self._lock:
+        """Answer a list on one free engine (the limit wrapper keeps at most ``workers`` lists in flight)."""
+        engine = self._free.get()
+        try:
             out = []
             for request in requests:
                 try:
-                    out.append(self._one(request))
+                    out.append(engine.complete(request))
                 except ModelError:
                     raise
                 except Exception as exc:  # one bad request must not sink its batch
                     out.append(error_completion(request, exc))
             return out
+        finally:
+            self._free.put(engine)
 
     # -- contract ------------------------------------------------------------------------------
 
@@ -273,10 +301,10 @@ class LlamaCppBackend(Backend):
 
     async def aclose(self) -> None:
         def close() -> None:
-            with self._lock:
-                if self._llm is not None:
-                    self._llm.close()
-                    self._llm = None
+            taken = [self._free.get() for _ in self._engines]  # waits for engines in use
+            for engine in taken:
+                engine.close()
+                self._free.put(engine)
 
         await asyncio.to_thread(close)
 

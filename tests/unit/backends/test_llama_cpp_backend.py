@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,24 @@ def test_unknown_option_is_a_config_error(smollm2_gguf: Path) -> None:
 
 def test_creation_does_not_load_the_engine(backend: Any) -> None:
     fresh = type(backend)(backend.spec, {})
-    assert fresh._llm is None
+    assert [engine.llm for engine in fresh._engines] == [None]
+
+
+def test_workers_set_concurrency_and_share_the_threads(
+    smollm2_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from halluforge.backends.llama_cpp import create
+
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    spec = ModelSpec.parse("llamacpp/smollm2")
+    one = create(spec, {})
+    assert (one.capabilities.concurrency, one.n_threads) == (1, 4)
+    two = create(spec, {"workers": 2})
+    assert (two.capabilities.concurrency, two.n_threads, len(two._engines)) == (2, 2, 2)
+    assert create(spec, {"workers": 8}).n_threads == 1
+    assert create(spec, {"workers": 2, "n_threads": 3}).n_threads == 3
+    with pytest.raises(ConfigError, match="workers"):
+        create(spec, {"workers": 0})
 
 
 @pytest.mark.slow
@@ -142,6 +160,22 @@ async def test_prompt_longer_than_the_context_is_a_context_length_completion(bac
     assert out[0].error_type == "ContextLengthError"
     assert "n_ctx=512" in (out[0].error or "")
     assert out[1].ok  # one bad request does not sink its batch
+
+
+@pytest.mark.slow
+async def test_two_workers_answer_in_parallel_like_one(backend: Any, smollm2_gguf: Path) -> None:
+    questions = [f"Name a {thing}." for thing in ("fruit", "colour", "planet", "river", "country", "bird")]
+    requests = [_ask(q, max_tokens=8) for q in questions]
+    pooled = open_backend("llamacpp/smollm2-135m", {"n_ctx": 512, "n_threads": 1, "workers": 2})
+    try:
+        # batch_size 8 would put all six in one list; one request per list spreads them
+        parallel = await asyncio.gather(*(pooled.generate([r]) for r in requests))
+        engines = pooled.inner.inner._engines  # Limited(Retrying(raw))
+        assert all(engine.llm is not None for engine in engines)  # both engines were used
+    finally:
+        await pooled.aclose()
+    single = await backend.generate(requests)
+    assert [c[0].text for c in parallel] == [c.text for c in single]
 
 
 @pytest.mark.slow
