@@ -8,9 +8,12 @@ be named with ``options["gguf_file"]`` next to a folder or hub id.
 Requests are answered in batches (``options["batch_size"]``, default 8) with left padding,
 so every row ends where generation starts. Requests in one list are grouped by their decoding
 options (a batch shares one ``generate`` call); greedy when ``temperature`` is 0, sampled with
-the request's seed otherwise. The tokenizer's chat template is used when it has one; without
-one the messages are joined as plain text. Stop strings are trimmed from the output after
-generation. The model runs in one worker thread under a lock, so the event loop stays free.
+the request's seed otherwise. Sampled requests are generated one per call: torch draws every
+row of a batch from one random stream, so batching them would make a sample depend on its
+batch mates and break reproducibility (and the response cache's promise). The tokenizer's
+chat template is used when it has one; without one the messages are joined as plain text.
+Stop strings are trimmed from the output after generation. The model runs in one worker
+thread under a lock, so the event loop stays free.
 
 Options: ``batch_size``, ``dtype`` (``float32`` by default: deterministic on CPU; ``auto``,
 ``bfloat16``, ``float16``), ``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over
@@ -296,9 +299,12 @@ class TransformersBackend(Backend):
                     continue
                 key = (request.max_tokens, request.temperature, request.top_p, request.seed, request.logprobs)
                 groups.setdefault(key, []).append((index, prompt))
-            for members in groups.values():
-                for start in range(0, len(members), self.batch_size):
-                    chunk = members[start : start + self.batch_size]
+            for key, members in groups.items():
+                # torch samples every row of a batch from one random stream, so a sampled row
+                # would depend on its batch mates; sampled requests go one per call, seeded
+                size = 1 if key[1] > 0 else self.batch_size
+                for start in range(0, len(members), size):
+                    chunk = members[start : start + size]
                     chunk_requests = [requests[i] for i, _ in chunk]
                     try:
                         done = self._generate_chunk(chunk_requests, [p for _, p in chunk])

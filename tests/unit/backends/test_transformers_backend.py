@@ -101,6 +101,14 @@ async def test_greedy_is_deterministic_and_sampling_follows_the_seed(backend: An
 
 
 @pytest.mark.slow
+async def test_a_sample_does_not_depend_on_what_it_was_batched_with(backend: Any) -> None:
+    # same decoding options, so the old code put them in one generate call sharing one stream
+    alone = [(await backend.generate([_ask(p, temperature=1.0, seed=7, max_tokens=12)]))[0] for p in PROMPTS]
+    together = await backend.generate([_ask(p, temperature=1.0, seed=7, max_tokens=12) for p in PROMPTS])
+    assert [c.text for c in together] == [c.text for c in alone]
+
+
+@pytest.mark.slow
 async def test_stop_strings_are_trimmed_and_logprobs_line_up(backend: Any) -> None:
     full = (await backend.generate([_ask("the sky", max_tokens=12)]))[0]
     stop = full.text[4:6]
