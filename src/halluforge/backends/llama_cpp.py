@@ -28,6 +28,7 @@ import asyncio
 import importlib.util
 import os
 import queue
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,6 +45,11 @@ SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 #: options this backend reads; ``timeout_s`` is accepted and ignored (an in-process call cannot
 #: be abandoned half way without leaving the engine in an unknown state)
 OPTIONS = ("n_ctx", "n_threads", "n_batch", "workers", "chat_format", "verbose", "logits_all", "timeout_s")
+
+#: held while any engine of this process is created: llama-cpp-python silences a load by
+#: swapping the process's stdout/stderr file descriptors, which is not thread-safe; two loads at
+#: once can leave stdout pointing at /dev/null for the rest of the run
+_LOAD_LOCK = threading.Lock()
 
 #: tokens allowed for the chat template's own markup per message when no template is known
 _MARKUP_TOKENS_PER_MESSAGE = 8
@@ -153,7 +159,8 @@ class _Engine:
             kwargs["chat_format"] = owner.chat_format
         self.close()
         try:
-            self.llm = llama_cpp.Llama(**kwargs)
+            with _LOAD_LOCK:
+                self.llm = llama_cpp.Llama(**kwargs)
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(
                 f"llama.cpp could not load {owner.path}: {exc}",

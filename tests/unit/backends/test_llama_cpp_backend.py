@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,24 @@ async def test_two_workers_answer_in_parallel_like_one(backend: Any, smollm2_ggu
         await pooled.aclose()
     single = await backend.generate(requests)
     assert [c[0].text for c in parallel] == [c.text for c in single]
+
+
+@pytest.mark.slow
+async def test_engines_loading_at_once_leave_stdout_alone(smollm2_gguf: Path) -> None:
+    # llama-cpp-python swaps fd 1/2 to /dev/null while loading; unserialised loads can race
+    # and leave the process's stdout silenced (a benchmark lost its last lines to this)
+    def target() -> tuple[int, int]:
+        info = os.fstat(1)
+        return info.st_dev, info.st_ino
+
+    before = target()
+    for _ in range(4):
+        pooled = open_backend("llamacpp/smollm2-135m", {"n_ctx": 256, "n_threads": 1, "workers": 3})
+        try:
+            await asyncio.gather(*(pooled.generate([_ask(f"Say {i}.", max_tokens=1)]) for i in range(3)))
+        finally:
+            await pooled.aclose()
+        assert target() == before
 
 
 @pytest.mark.slow
