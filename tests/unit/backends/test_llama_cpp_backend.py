@@ -96,7 +96,7 @@ def test_unknown_option_is_a_config_error(smollm2_gguf: Path) -> None:
 
 def test_creation_does_not_load_the_engine(backend: Any) -> None:
     fresh = type(backend)(backend.spec, {})
-    assert [engine.llm for engine in fresh._engines] == [None]
+    assert fresh._engines and all(engine.llm is None for engine in fresh._engines)
 
 
 def test_workers_set_concurrency_and_share_the_threads(
@@ -106,7 +106,11 @@ def test_workers_set_concurrency_and_share_the_threads(
 
     monkeypatch.setattr("os.cpu_count", lambda: 4)
     spec = ModelSpec.parse("llamacpp/smollm2")
-    one = create(spec, {})
+    bundled = create(spec, {})  # the small bundled model defaults to two engines
+    assert (bundled.capabilities.concurrency, bundled.n_threads) == (2, 2)
+    other = create(ModelSpec.parse(f"llamacpp/{smollm2_gguf}"), {})  # any other file: one engine
+    assert (other.capabilities.concurrency, other.n_threads) == (1, 4)
+    one = create(spec, {"workers": 1})
     assert (one.capabilities.concurrency, one.n_threads) == (1, 4)
     two = create(spec, {"workers": 2})
     assert (two.capabilities.concurrency, two.n_threads, len(two._engines)) == (2, 2, 2)
