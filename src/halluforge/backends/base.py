@@ -104,6 +104,16 @@ class BackendFactory(Protocol):
     def __call__(self, spec: ModelSpec, options: dict[str, Any]) -> Backend: ...
 
 
+def check_options(backend: str, options: dict[str, Any], allowed: Sequence[str]) -> None:
+    """Reject option names a backend does not read, listing the ones it does."""
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(
+            f"unknown {backend} option(s): {', '.join(unknown)}",
+            hint=f"the {backend} backend accepts: {', '.join(allowed)}",
+        )
+
+
 def error_completion(request: Request, exc: BaseException) -> Completion:
     """Turn an exception into a completion that records it (never cached)."""
     return Completion(
@@ -125,6 +135,7 @@ __all__ = [
     "BackendFactory",
     "Capabilities",
     "ModelSpec",
+    "check_options",
     "error_completion",
     "messages_to_prompt",
 ]

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion
+from halluforge.backends.base import Backend, Capabilities, ModelSpec, check_options, error_completion
 from halluforge.errors import ConfigError, ContextLengthError, ModelError
 from halluforge.records import Completion, Request, Usage
 
@@ -265,12 +265,7 @@ class LlamaCppBackend(Backend):
     """A pool of ``workers`` llama.cpp engines, loaded lazily, each driven by one thread at a time."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(
-                f"unknown llamacpp option(s): {', '.join(unknown)}",
-                hint=f"the llamacpp backend accepts: {', '.join(OPTIONS)}",
-            )
+        check_options("llamacpp", options, OPTIONS)
         self.spec = spec
         self.path = resolve_model_path(spec.model)
         self.n_ctx = _int_option(options, "n_ctx", 2048) or 2048

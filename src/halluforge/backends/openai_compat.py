@@ -30,7 +30,14 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlparse
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion, messages_to_prompt
+from halluforge.backends.base import (
+    Backend,
+    Capabilities,
+    ModelSpec,
+    check_options,
+    error_completion,
+    messages_to_prompt,
+)
 from halluforge.errors import (
     BackendError,
     BackendTimeoutError,
@@ -163,12 +170,7 @@ class OpenAICompatBackend(Backend):
     """Fans requests out to an OpenAI-compatible server, one HTTP call per request."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(
-                f"unknown openai option(s): {', '.join(unknown)}",
-                hint=f"the openai backend accepts: {', '.join(OPTIONS)}",
-            )
+        check_options("openai", options, OPTIONS)
         self.spec = spec
         self.base_url = resolve_base_url(spec, options)
         self._key = resolve_api_key(self.base_url, options)

@@ -30,7 +30,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec, error_completion, messages_to_prompt
+from halluforge.backends.base import (
+    Backend,
+    Capabilities,
+    ModelSpec,
+    check_options,
+    error_completion,
+    messages_to_prompt,
+)
 from halluforge.errors import ConfigError, ContextLengthError, ModelError
 from halluforge.records import Completion, Request, Usage
 
@@ -111,12 +118,7 @@ class TransformersBackend(Backend):
     """A causal LM driven by ``model.generate`` in batches, on one worker thread."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(
-                f"unknown hf option(s): {', '.join(unknown)}",
-                hint=f"the hf backend accepts: {', '.join(OPTIONS)}",
-            )
+        check_options("hf", options, OPTIONS)
         self.spec = spec
         gguf = options.get("gguf_file")
         self.source, self.gguf_file = resolve_source(spec.model, str(gguf) if gguf else None)

@@ -464,15 +464,7 @@ class ContextEnrich(Generator):
 __all__ = [
     "ContextEnrich",
     "ContextEnrichOptions",
-    "check_merge",
-    "check_summary",
-    "clean_text",
-    "extractive_merge",
-    "fallback_support",
-    "match_support",
     "open_retriever",
     "passage_embedder",
-    "relevant_sentences",
     "select_passages",
-    "split_sentences",
 ]

@@ -32,8 +32,7 @@ from halluforge.records import Example, FieldProvenance, Provenance, Skip, TestC
 from halluforge.text import MONTH_NAMES
 
 Kind = Literal["invalid_day", "future_year"]
-MONTHS = MONTH_NAMES
-_MONTH_ALT = "|".join(MONTHS)
+_MONTH_ALT = "|".join(MONTH_NAMES)
 _ORD = r"(?:st|nd|rd|th)"
 # "May 29, 1790" / "January 1st. 1950" / "March 3"
 _MONTH_DAY = re.compile(
@@ -101,7 +100,7 @@ def ordinal(number: int) -> str:
 
 
 def _month_number(name: str) -> int:
-    return [m.lower() for m in MONTHS].index(name.lower()) + 1
+    return [m.lower() for m in MONTH_NAMES].index(name.lower()) + 1
 
 
 def find_day_edit(question: str, rng: random.Random, max_day: int) -> DateEdit | None:
@@ -120,7 +119,7 @@ def find_day_edit(question: str, rng: random.Random, max_day: int) -> DateEdit |
         start, end = match.span("day")
         if match.group("ord"):
             end = match.end("ord")
-        month_name = MONTHS[month - 1]
+        month_name = MONTH_NAMES[month - 1]
         in_year = f" in {year}" if year is not None and month == 2 else ""
         length = days_in_month(month, year)
         reference = (

@@ -224,8 +224,7 @@ def answer_shape(answer: str) -> str:
     return re.sub(r"[a-z]+", "w", text)
 
 
-_MONTH_NAMES = MONTH_NAMES
-_MONTH_RE = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r")\b", re.I)
+_MONTH_RE = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r")\b", re.I)
 _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
 _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
@@ -260,7 +259,7 @@ def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> 
     month = _MONTH_RE.search(answer)
     if month:
         current = month.group(1).lower()
-        other = rng.choice([m for m in _MONTH_NAMES if m.lower() != current])
+        other = rng.choice([m for m in MONTH_NAMES if m.lower() != current])
         other = other.lower() if month.group(1).islower() else other
         return answer[: month.start()] + other + answer[month.end() :]
     number = _INT_RE.search(answer)
