@@ -12,6 +12,7 @@ from typing import Any
 from halluforge.backends.base import Backend, BackendFactory, Capabilities, ModelSpec
 from halluforge.backends.cache import ResponseCache, default_cache_path
 from halluforge.backends.wrappers import CachedBackend, LimitedBackend, RetryingBackend
+from halluforge.errors import ConfigError
 from halluforge.registry import Registry
 
 BACKENDS: Registry[BackendFactory] = Registry(
@@ -25,6 +26,21 @@ BACKENDS: Registry[BackendFactory] = Registry(
 )
 
 
+def _wrapper_option(backend: str, name: str, value: Any, *, minimum: float = 0, whole: bool = False) -> float:
+    """A wrapper option (read before the backend sees the rest) as a number, or a clear error."""
+    kind = "a whole number" if whole else "a number"
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if isinstance(value, bool) or not number >= minimum or (whole and not number.is_integer()):
+        raise ConfigError(
+            f"backends.{backend}.{name} must be {kind} of at least {minimum:g}, got {value!r}",
+            hint=f"set backends.{backend}.{name} to {kind} >= {minimum:g}",
+        )
+    return number
+
+
 def open_backend(
     address: str,
     options: dict[str, Any] | None = None,
@@ -35,9 +51,13 @@ def open_backend(
     factory = BACKENDS.get(spec.backend)
     opts = dict(options or {})
     concurrency = opts.pop("concurrency", None)
-    retries = int(opts.pop("retries", 3))
-    backoff_s = float(opts.pop("backoff_s", 0.5))
-    max_retry_after_s = float(opts.pop("max_retry_after_s", 120.0))
+    if concurrency is not None:
+        concurrency = int(_wrapper_option(spec.backend, "concurrency", concurrency, minimum=1, whole=True))
+    retries = int(_wrapper_option(spec.backend, "retries", opts.pop("retries", 3), whole=True))
+    backoff_s = _wrapper_option(spec.backend, "backoff_s", opts.pop("backoff_s", 0.5))
+    max_retry_after_s = _wrapper_option(
+        spec.backend, "max_retry_after_s", opts.pop("max_retry_after_s", 120.0)
+    )
     raw = factory(spec, opts)
     backend: Backend = RetryingBackend(
         raw, retries=retries, backoff_s=backoff_s, max_retry_after_s=max_retry_after_s

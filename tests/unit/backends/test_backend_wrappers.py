@@ -15,6 +15,7 @@ from halluforge.backends.base import Backend, Capabilities, ModelSpec
 from halluforge.backends.cache import ResponseCache
 from halluforge.backends.mock import MockBackend
 from halluforge.backends.wrappers import CachedBackend, LimitedBackend, RetryingBackend
+from halluforge.errors import ConfigError
 from halluforge.records import Completion, Message, Request
 
 
@@ -243,6 +244,23 @@ async def test_retry_after_is_capped(sleeps: list[float]) -> None:
     out = await backend.generate([_request("a")])
     assert out[0].ok
     assert sleeps == [20.0, 20.0]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("max_retry_after_s", "soon"),
+        ("max_retry_after_s", -1),
+        ("backoff_s", None),
+        ("retries", 1.5),
+        ("retries", True),
+        ("concurrency", 0),
+        ("concurrency", "four"),
+    ],
+)
+def test_bad_wrapper_options_name_the_option(name: str, value: Any) -> None:
+    with pytest.raises(ConfigError, match=f"backends.mock.{name}"):
+        open_backend("mock/echo", {name: value})
 
 
 async def test_open_backend_passes_the_retry_after_cap(sleeps: list[float]) -> None:
