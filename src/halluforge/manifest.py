@@ -20,7 +20,7 @@ from halluforge import __version__
 from halluforge.prompts import load_template
 
 if TYPE_CHECKING:
-    from halluforge.pipeline import Pipeline
+    from halluforge.stages.context import RunContext
 
 #: key names whose values are secrets (``api_key``, ``token``...), but not ``max_tokens`` or ``api_key_env``
 SECRET_KEY = re.compile(r"(^|_)(api_?key|key|secret|password|token)$", re.IGNORECASE)
@@ -51,26 +51,24 @@ def redact(value: Any) -> Any:
     return value
 
 
-def template_hashes(pipeline: Pipeline) -> dict[str, str]:
+def template_hashes(ctx: RunContext) -> dict[str, str]:
     """Hashes of every template the run uses."""
     from halluforge.select import SELECT_TEMPLATES
-    from halluforge.settings import template_for
+    from halluforge.settings import setting
 
     hashes = {name: load_template(name).sha256 for name in SELECT_TEMPLATES}
-    for setting in pipeline.config.answer.settings:
-        template = template_for(setting)
-        hashes[template.name] = template.sha256
-    if any(s.startswith("few_shot") for s in pipeline.config.answer.settings):
-        hashes["settings/few_shot_demo"] = load_template("settings/few_shot_demo").sha256
-    for generator in pipeline.generators.values():
+    for name in ctx.config.answer.settings:
+        for template in setting(name).templates():
+            hashes[template.name] = template.sha256
+    for generator in ctx.generators.values():
         hashes.update(generator.template_hashes())
     return dict(sorted(hashes.items()))
 
 
-def write_manifest(pipeline: Pipeline, *, status: str) -> Path:
-    """Write ``manifest.json`` into the run directory."""
-    config = pipeline.config
-    path = pipeline.run_dir / "manifest.json"
+def write_manifest(ctx: RunContext, *, status: str, counts: dict[str, Any], stages: list[str]) -> Path:
+    """Write ``manifest.json`` into the run directory; ``stages`` lists the stages finished so far."""
+    config = ctx.config
+    path = ctx.run_dir / "manifest.json"
     previous: dict[str, Any] = {}
     if path.is_file():
         previous = json.loads(path.read_text(encoding="utf-8"))
@@ -90,9 +88,10 @@ def write_manifest(pipeline: Pipeline, *, status: str) -> Path:
             "targets": config.models.targets,
             "judge": config.models.judge,
         },
-        "templates": template_hashes(pipeline),
+        "templates": template_hashes(ctx),
+        "stages_finished": list(stages),
         "config": redact(config.model_dump(mode="json")),
-        "counts": pipeline.counts,
+        "counts": counts,
     }
     path.write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")
     return path

@@ -14,7 +14,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 def stable_id(*parts: Any, length: int = 16) -> str:
@@ -121,8 +121,63 @@ class Provenance(Record):
         return "llm" in paths and all(p in ("llm", "source") for p in paths)
 
 
+TestCaseFormat = Literal["qa", "choice", "generation"]
+OptionRole = Literal["correct", "counterfactual", "distractor", "unknown"]
+
+
+class Option(Record):
+    """One answer option of a ``choice`` test case, with what choosing it means.
+
+    ``role`` says how a response that picks this option is read: ``correct`` (the true
+    answer), ``counterfactual`` (the answer an edited context pushes, RECALL's "mistake"),
+    ``distractor`` or ``unknown``. Rendering letters the options in their stored order.
+    """
+
+    text: str
+    role: OptionRole = "unknown"
+
+
+class Edit(Record):
+    """One change a family made to a text: ``old`` became ``new`` in ``field``.
+
+    ``start``/``end`` are character offsets of the first occurrence of ``new`` in the edited
+    field, when it occurs, so a report can highlight it and a judge can read what was changed
+    without re-parsing the text.
+    """
+
+    field: Literal["context", "question", "reference"] = "context"
+    old: str
+    new: str
+    start: int | None = None
+    end: int | None = None
+
+    @classmethod
+    def locate(
+        cls, field: Literal["context", "question", "reference"], old: str, new: str, text: str
+    ) -> Edit:
+        """An edit whose span is the first occurrence of ``new`` in ``text`` (none when absent)."""
+        start = text.find(new) if new else -1
+        if start < 0:
+            return cls(field=field, old=old, new=new)
+        return cls(field=field, old=old, new=new, start=start, end=start + len(new))
+
+
+class Claim(Record):
+    """One statement a correct answer must satisfy (ABCD's decomposed claims)."""
+
+    id: str
+    text: str
+    provenance: FieldProvenance | None = None
+
+
 class TestCase(Record):
-    """One forged item, ready to be put to target models."""
+    """One forged item, ready to be put to target models.
+
+    ``format`` says what kind of reply is expected: ``qa`` (a short answer), ``choice`` (one
+    of ``options``, lettered when rendered) or ``generation`` (free text written from a
+    record or passage, compared with ``reference``). ``metadata`` holds the family's own
+    fields; its family spec declares a pydantic model for them.
+    """
 
     __test__ = False  # keep pytest from collecting this class
 
@@ -134,7 +189,10 @@ class TestCase(Record):
     original_answers: list[str] = Field(default_factory=list, description="gold before perturbation")
     original_context: str | None = None
     reference: str | None = Field(default=None, description="reference text (e.g. premise rejection)")
-    options: list[str] = Field(default_factory=list)
+    format: TestCaseFormat = "qa"
+    options: list[Option] = Field(default_factory=list)
+    edits: list[Edit] = Field(default_factory=list, description="what the family changed, with spans")
+    claims: list[Claim] = Field(default_factory=list)
     parent_seed: str | None = None
     parent_example: str | None = None
     variant: str | None = Field(default=None, description="sub-kind within a family, if any")
@@ -184,6 +242,7 @@ class Completion(Record):
 
     request_id: str = ""
     text: str = ""
+    tokens: list[str] | None = None
     token_logprobs: list[float] | None = None
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
@@ -200,23 +259,56 @@ class Completion(Record):
 
 
 class Response(Record):
-    """One model's answer to one test case under one setting."""
+    """One model's answer to one test case under one setting.
+
+    ``messages`` is the whole conversation the model saw, ending with its own reply
+    (``text``). A setting's answer plan can have several turns: a later turn's response names
+    the response it continues in ``parent_id`` and its turn in ``turn`` (empty for the first).
+    ``tokens`` and ``token_logprobs`` are filled when the request asked for log-probabilities
+    and the backend returns them.
+    """
 
     id: str
     test_case_id: str
     model: str
     setting: str
-    prompt: str = ""
+    turn: str = ""
+    parent_id: str | None = None
+    messages: list[Message] = Field(default_factory=list)
     text: str = ""
+    tokens: list[str] | None = None
     token_logprobs: list[float] | None = None
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
     error: str | None = None
     cached: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_prompt(cls, data: Any) -> Any:
+        """Rows written before responses kept messages stored only the prompt: rebuild them."""
+        if isinstance(data, dict) and "prompt" in data:
+            data = dict(data)
+            prompt = data.pop("prompt")
+            if not data.get("messages"):
+                data["messages"] = [{"role": "user", "content": prompt}]
+                if data.get("error") is None:
+                    data["messages"].append({"role": "assistant", "content": data.get("text", "")})
+        return data
+
+    @property
+    def prompt(self) -> str:
+        """The last message the model was given (the prompt of this turn)."""
+        asked = [m.content for m in self.messages if m.role != "assistant"]
+        return asked[-1] if asked else ""
+
 
 class Score(Record):
-    """One metric's value for one response."""
+    """One metric's value for one response, or for one item of it (``item``, e.g. a claim id).
+
+    Scores of derived metrics (computed over joined rows, such as normalized entailment or the
+    both-variants rule) are stored like any other; their ``details`` name the rows they read.
+    """
 
     id: str
     response_id: str
@@ -225,6 +317,7 @@ class Score(Record):
     setting: str
     family: str
     metric: str
+    item: str | None = None
     value: float | None = Field(description="None when the metric could not be computed")
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -239,11 +332,15 @@ class Skip(Record):
 
 
 __all__ = [
+    "Claim",
     "Completion",
+    "Edit",
     "Example",
     "FieldPath",
     "FieldProvenance",
     "Message",
+    "Option",
+    "OptionRole",
     "Provenance",
     "Record",
     "Request",
@@ -253,6 +350,7 @@ __all__ = [
     "SeedCase",
     "Skip",
     "TestCase",
+    "TestCaseFormat",
     "Usage",
     "stable_id",
 ]

@@ -36,6 +36,11 @@ class Registry(Generic[T]):
             self._loaded[name] = target
             self._paths.pop(name, None)
 
+    def unregister(self, name: str) -> None:
+        """Remove an entry (tests that register a component take it out again)."""
+        self._paths.pop(name, None)
+        self._loaded.pop(name, None)
+
     def _read_entry_points(self) -> None:
         if self._entry_points_read:
             return

@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 
 from halluforge.backends.base import Backend
 from halluforge.config import SelectConfig
+from halluforge.executor import Executor, LocalExecutor
 from halluforge.prompts import load_template
 from halluforge.records import Completion, Example, Message, Request, SeedCase, stable_id
-from halluforge.runner import ProgressHook, run_requests
+from halluforge.runner import ProgressHook
 from halluforge.text import contains_answer, normalize_answer
 
 SELECT_TEMPLATES = ("select/closed_book", "select/open_book")
@@ -57,7 +58,8 @@ async def select_seed_cases(
     config: SelectConfig,
     *,
     seed: int,
-    sink: Callable[[list[SeedCase]], None],
+    sink: Callable[[list[SeedCase]], object],
+    executor: Executor | None = None,
     progress: ProgressHook | None = None,
 ) -> None:
     """Answer each example closed- and open-book and hand seed cases to ``sink`` as they finish."""
@@ -77,7 +79,7 @@ async def select_seed_cases(
         if finished:
             sink(finished)
 
-    await run_requests(generator, requests, collect, progress=progress)
+    await (executor or LocalExecutor()).generate(generator, requests, collect, progress=progress)
 
 
 def _seed_case(

@@ -1,4 +1,6 @@
-"""Prompt settings: how a test case is put to a target model.
+"""Prompt settings and answer plans: how a test case is put to a target model.
+
+A :class:`Setting` is one registered way of asking (:data:`SETTINGS`):
 
 - ``closed_book``: the question alone; the model answers from memory.
 - ``open_book``: the question with the test case's context (ReEval's zero-shot open-book prompt).
@@ -6,18 +8,26 @@
   ``few_shot.demos`` picks them: ``bundled`` (our demos file), a JSONL path of examples, or
   ``adversarial`` (other forged test cases of the same family, with their new answers, as in
   AutoDebug §3.4 / Table 6).
+- ``few_shot_adversarial``: few-shot with adversarial demonstrations whatever ``few_shot.demos`` says.
 - ``opinion``: the context framed as someone's statement and the question asked about that
   person's view, the context-faithful prompt of Zhou et al. (2023) that ReEval calls the
   "faithful prompt".
 
-Settings other than ``closed_book`` need a context; a test case without one (e.g. an INVITE
-false-premise question) is put only under ``closed_book``.
+Settings that need a context are not used for a test case without one (e.g. an INVITE
+false-premise question). A ``choice`` test case gets its options lettered after the question.
+
+A setting yields an **answer plan**: a tuple of :class:`Turn`. Single-turn settings are plans of
+one turn; a family may extend the plan (see :attr:`halluforge.families.Family.plan`) with later
+turns that continue the conversation after the model's first reply (answer, then "does your
+answer satisfy this claim?"). A later turn's prompt may quote that reply through
+:data:`REPLY_SLOT`. Turns are plain data, so they can be shipped to another process.
 """
 
 from __future__ import annotations
 
 import difflib
 import random
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,9 +35,64 @@ from halluforge.config import FewShotConfig
 from halluforge.errors import ConfigError
 from halluforge.prompts import Template, load_template
 from halluforge.records import Example, TestCase, stable_id
+from halluforge.registry import Registry
 
-SETTINGS = ("closed_book", "open_book", "few_shot", "opinion", "few_shot_adversarial")
-NEEDS_CONTEXT = frozenset({"open_book", "few_shot", "opinion", "few_shot_adversarial"})
+ZERO_SHOT, FEW_SHOT = "Zero-shot", "Few-shot"
+#: placeholder in a later turn's prompt that is replaced by the reply it continues
+REPLY_SLOT = "{reply}"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One way of putting a test case to a model.
+
+    ``method`` and ``block`` place the setting in paper-shaped tables (ReEval Table 1: a
+    method row in a Zero-shot or a Few-shot column block). ``demos`` is ``"none"``,
+    ``"configured"`` (``answer.few_shot.demos``) or ``"adversarial"``.
+    """
+
+    name: str
+    template: str
+    needs_context: bool
+    method: str
+    block: str = ZERO_SHOT
+    demos: str = "none"
+    description: str = ""
+    #: where the method row sits in paper-shaped tables (lower first)
+    rank: int = 100
+
+    def applies(self, case: TestCase) -> bool:
+        """Whether this setting can be used for a test case (context-based ones need a context)."""
+        return not self.needs_context or bool(case.context)
+
+    def templates(self) -> list[Template]:
+        """Every template the setting renders (hashed into the manifest)."""
+        names = [self.template] + (["settings/few_shot_demo"] if self.demos != "none" else [])
+        return [load_template(name) for name in names]
+
+
+SETTINGS: Registry[Setting] = Registry("settings")
+for _setting in (
+    Setting("closed_book", "settings/closed_book", False, "Closed-book", description="question only", rank=0),
+    Setting("open_book", "settings/open_book", True, "Open-book", description="question and context", rank=1),
+    Setting(
+        "opinion", "settings/opinion", True, "Faithful prompt", description="context as Bob's view", rank=2
+    ),
+    Setting(
+        "few_shot", "settings/few_shot", True, "Open-book", FEW_SHOT, "configured", "k demos, open-book", 1
+    ),
+    Setting(
+        "few_shot_adversarial",
+        "settings/few_shot",
+        True,
+        "Open-book, adversarial demos",
+        FEW_SHOT,
+        "adversarial",
+        "k forged cases of the same family as demos",
+        3,
+    ),
+):
+    SETTINGS.register(_setting.name, _setting)
 
 
 @dataclass(frozen=True)
@@ -39,29 +104,63 @@ class Demo:
     answer: str
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One request of an answer plan.
+
+    ``key`` names the turn within the plan (``""`` for the first, answering turn; e.g.
+    ``"claim:c1"``); ``after`` is the key of the turn whose conversation this one continues
+    (its messages and reply come first); ``item`` is what the turn asks about (a claim id), so
+    a per-item score can name it.
+    """
+
+    prompt: str
+    key: str = ""
+    after: str | None = None
+    item: str | None = None
+    max_tokens: int | None = None
+
+
+Plan = tuple[Turn, ...]
+
+
+def setting(name: str) -> Setting:
+    """The registered setting called ``name`` (unknown names get a "did you mean")."""
+    return SETTINGS.get(name)
+
+
 def check_settings(names: Sequence[str]) -> None:
     """Reject unknown setting names with a suggestion."""
+    known = SETTINGS.names()
     for name in names:
-        if name not in SETTINGS:
-            close = difflib.get_close_matches(name, SETTINGS, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"choose from {', '.join(SETTINGS)}"
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"choose from {', '.join(known)}"
             raise ConfigError(f"unknown setting {name!r} in answer.settings", hint=hint)
-
-
-def applies(setting: str, case: TestCase) -> bool:
-    """Whether a setting can be used for a test case (context-based ones need a context)."""
-    return setting not in NEEDS_CONTEXT or bool(case.context)
-
-
-def template_for(setting: str) -> Template:
-    """The template file behind a setting."""
-    name = "few_shot" if setting.startswith("few_shot") else setting
-    return load_template(f"settings/{name}")
 
 
 def question_stem(question: str) -> str:
     """The question without its trailing question mark (for the opinion framing)."""
     return question.strip().rstrip("?").rstrip()
+
+
+def option_letter(index: int) -> str:
+    """A, B, C, ... for the options of a choice test case."""
+    return string.ascii_uppercase[index]
+
+
+def with_options(prompt: str, case: TestCase) -> str:
+    """A ``choice`` case's lettered options inserted before the prompt's closing ``Answer:`` line.
+
+    Other formats are returned unchanged, so the prompts of ``qa`` cases never move.
+    """
+    if case.format != "choice" or not case.options:
+        return prompt
+    block = "Options:\n" + "\n".join(f"{option_letter(i)}. {o.text}" for i, o in enumerate(case.options))
+    head, _, last = prompt.rpartition("\n")
+    if head and last.strip().lower().startswith("answer"):
+        return f"{head}\n{block}\n{last}"
+    return f"{prompt}\n{block}"
 
 
 def demos_from_examples(examples: Sequence[Example]) -> list[Demo]:
@@ -89,20 +188,28 @@ def pick_demos(pool: Sequence[Demo], case: TestCase, k: int, seed: int) -> list[
     return rng.sample(candidates, min(k, len(candidates)))
 
 
-def render(setting: str, case: TestCase, demos: Sequence[Demo] = ()) -> str:
+def render(name: str, case: TestCase, demos: Sequence[Demo] = ()) -> str:
     """The prompt text for one test case under one setting."""
-    template = template_for(setting)
-    if setting == "closed_book":
-        return template.render(question=case.question)
-    if setting == "opinion":
-        return template.render(context=case.context, question_stem=question_stem(case.question))
-    if setting.startswith("few_shot"):
+    spec = setting(name)
+    template = load_template(spec.template)
+    if not spec.needs_context:
+        prompt = template.render(question=case.question)
+    elif spec.name == "opinion":
+        prompt = template.render(context=case.context, question_stem=question_stem(case.question))
+    elif spec.demos != "none":
         demo_template = load_template("settings/few_shot_demo")
         block = "\n\n".join(
             demo_template.render(context=d.context, question=d.question, answer=d.answer) for d in demos
         )
-        return template.render(demos=block, context=case.context, question=case.question)
-    return template.render(context=case.context, question=case.question)
+        prompt = template.render(demos=block, context=case.context, question=case.question)
+    else:
+        prompt = template.render(context=case.context, question=case.question)
+    return with_options(prompt, case)
+
+
+def answer_turn(name: str, case: TestCase, demos: Sequence[Demo] = ()) -> Turn:
+    """The first (answering) turn of a setting's plan."""
+    return Turn(prompt=render(name, case, demos))
 
 
 def few_shot_pool(config: FewShotConfig, adversarial: bool, cases: Sequence[TestCase]) -> list[Demo]:
@@ -121,14 +228,21 @@ def few_shot_pool(config: FewShotConfig, adversarial: bool, cases: Sequence[Test
 
 
 __all__ = [
-    "NEEDS_CONTEXT",
+    "FEW_SHOT",
+    "REPLY_SLOT",
     "SETTINGS",
+    "ZERO_SHOT",
     "Demo",
-    "applies",
+    "Plan",
+    "Setting",
+    "Turn",
+    "answer_turn",
     "check_settings",
     "few_shot_pool",
+    "option_letter",
     "pick_demos",
     "question_stem",
     "render",
-    "template_for",
+    "setting",
+    "with_options",
 ]

@@ -29,9 +29,11 @@ def test_register_object_and_names_sorted() -> None:
 def test_every_builtin_registry_entry_imports() -> None:
     from halluforge.backends import BACKENDS
     from halluforge.data import LOADERS
-    from halluforge.forge import GENERATORS
+    from halluforge.families import FAMILIES
     from halluforge.metrics import SCORERS
+    from halluforge.metrics.layer import METRICS
+    from halluforge.settings import SETTINGS
 
-    for registry in (BACKENDS, LOADERS, GENERATORS, SCORERS):
+    for registry in (BACKENDS, LOADERS, FAMILIES, SCORERS, METRICS, SETTINGS):
         for name in registry.names():
             assert registry.get(name) is not None, (registry.kind, name)

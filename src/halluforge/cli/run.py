@@ -35,7 +35,9 @@ def add_parser(subparsers: Any) -> None:
     show.set_defaults(handler=handle_config_show)
 
     listing = subparsers.add_parser("list", help="list registered components")
-    listing.add_argument("kind", choices=["backends", "generators", "scorers", "loaders", "settings"])
+    listing.add_argument(
+        "kind", choices=["backends", "families", "generators", "metrics", "scorers", "loaders", "settings"]
+    )
     listing.set_defaults(handler=handle_list)
     add_rescore_parsers(subparsers)
 
@@ -77,7 +79,7 @@ def handle_run(args: argparse.Namespace) -> int:
     from halluforge.cli.progress import RichProgress
     from halluforge.config import load_config
     from halluforge.pipeline import run_pipeline
-    from halluforge.reports.console import print_summary
+    from halluforge.reports.console import print_report
 
     config = load_config(args.config, _overrides(args))
     if args.new:
@@ -90,7 +92,7 @@ def handle_run(args: argparse.Namespace) -> int:
     else:
         with RichProgress(console) as progress:
             result = run_pipeline(config, progress)
-    print_summary(result.summary, out)
+    print_report(result.report, out)
     counts = result.counts
     out.print(
         f"run directory: {result.run_dir}  "
@@ -115,16 +117,19 @@ def handle_list(args: argparse.Namespace) -> int:
     """Print the names registered for one kind of component."""
     from halluforge.backends import BACKENDS
     from halluforge.data import LOADERS
-    from halluforge.forge import GENERATORS
+    from halluforge.families import FAMILIES
     from halluforge.metrics import SCORERS
+    from halluforge.metrics.layer import METRICS
     from halluforge.settings import SETTINGS
 
     registries: dict[str, list[str]] = {
         "backends": BACKENDS.names(),
-        "generators": GENERATORS.names(),
+        "families": FAMILIES.names(),
+        "generators": [n for n in FAMILIES.names() if FAMILIES.get(n).generator],
+        "metrics": METRICS.names(),
         "scorers": SCORERS.names(),
         "loaders": LOADERS.names(),
-        "settings": list(SETTINGS),
+        "settings": SETTINGS.names(),
     }
     for name in registries[args.kind]:
         print(name)
@@ -147,10 +152,10 @@ def add_rescore_parsers(subparsers: Any) -> None:
 def _print_result(result: Any) -> None:
     from rich.console import Console
 
-    from halluforge.reports.console import print_summary
+    from halluforge.reports.console import print_report
 
     out = Console()
-    print_summary(result.summary, out)
+    print_report(result.report, out)
     out.print(f"run directory: {result.run_dir}")
 
 

@@ -93,6 +93,8 @@ class Generator(abc.ABC):
     template_names: ClassVar[tuple[str, ...]] = ()
     #: True when inputs are seed cases (the select stage must run first)
     uses_seed_cases: ClassVar[bool] = True
+    #: folder of the family's own templates, for a family kept outside this package
+    templates_root: ClassVar[str | None] = None
 
     def __init__(self, options: GeneratorOptions | None = None) -> None:
         self.options = options if options is not None else self.Options()
@@ -104,7 +106,7 @@ class Generator(abc.ABC):
 
     def templates(self) -> dict[str, Template]:
         """The templates this generator uses, by name."""
-        return {name: load_template(name) for name in self.template_names}
+        return {name: load_template(name, self.templates_root) for name in self.template_names}
 
     def template_hashes(self) -> dict[str, str]:
         """Template name → hash, for the manifest and provenance."""

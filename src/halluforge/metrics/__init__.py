@@ -1,8 +1,9 @@
 """Scorers: one metric each, registered by name in :data:`SCORERS`.
 
 A scorer gives a value per response (``None`` when it cannot be computed, with the reason in
-details); :mod:`halluforge.metrics.stats` aggregates values into summaries with bootstrap
-confidence intervals.
+details). Metrics that read several responses (normalized entailment, the both-variants rule)
+are derived over joined rows in :mod:`halluforge.metrics.layer`, which also aggregates values
+into summaries with bootstrap confidence intervals.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "bertscore": "halluforge.metrics.text:BertScore",
         "bertscore_disengage": "halluforge.metrics.text:BertScoreDisengage",
         "entail": "halluforge.metrics.nli:Entailment",
-        "norm_entail": "halluforge.metrics.nli:NormalizedEntailment",
     },
 )
 

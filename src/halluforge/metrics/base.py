@@ -40,17 +40,25 @@ class Scorer(abc.ABC):
     """Base class of every metric."""
 
     name: ClassVar[str]
-    #: families this metric applies to; None means every family with expected answers
-    families: ClassVar[tuple[str, ...] | None] = None
+    #: True when the scorer applies only to the families whose spec lists it (e.g. the premise
+    #: judge); False when it applies to every case it can score (``applies_to``)
+    owned: ClassVar[bool] = False
+    higher_is_better: ClassVar[bool] = True
+    #: join fields its figures are reported by (see :mod:`halluforge.metrics.layer`)
+    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "metric")
+    #: True when it reads token log-probabilities (the answer stage then asks for them)
+    needs_logprobs: ClassVar[bool] = False
+    #: which turns of an answer plan it scores: None for the first (answering) turn only, else
+    #: the prefix of the later turns' keys (e.g. ``"claim:"``); a per-item scorer puts the item
+    #: it scored in ``details["item"]``
+    turns: ClassVar[str | None] = None
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
         self.ctx = ctx or ScoreContext()
 
     def applies_to(self, case: TestCase) -> bool:
-        """Whether this metric is meaningful for the test case."""
-        if self.families is not None:
-            return case.family in self.families
-        return bool(case.expected)
+        """Whether this metric is meaningful for the test case (by default: it has expected answers)."""
+        return bool(case.expected) or self.owned
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         """Score one response (override this or :meth:`score_batch`)."""

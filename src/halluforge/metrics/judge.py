@@ -508,7 +508,9 @@ class PremiseJudge(Scorer):
     """``premise_judge``: 1 when the response went along with the false premise; mean = hallucination rate."""
 
     name: ClassVar[str] = "premise_judge"
-    families: ClassVar[tuple[str, ...] | None] = ("false_premise", "invalid_date")
+    owned: ClassVar[bool] = True
+    higher_is_better: ClassVar[bool] = False
+    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "category")
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
         super().__init__(ctx)

@@ -13,34 +13,20 @@ No NLI model ships in any registry package. With none configured, both scorers r
 ``None`` with the reason :data:`NO_MODEL_REASON`: a run never reports another metric under
 the entailment name.
 
-**Normalized entailment** is entailment accuracy over the test cases the same target model
-answered correctly *before* perturbation, which separates the attack's effect from questions
-the model never knew. The contract with the pipeline is::
-
-    ScoreContext.options["before"]: Mapping[tuple[str, str, str], bool]
-        key   = (parent_example, model, setting)   # TestCase.parent_example, Response.model/setting
-        value = whether that model answered the ORIGINAL (unperturbed) example correctly
-                under that setting
-
-(:func:`halluforge.scoring.before_map` builds it from the ``original`` family's scores.) A
-response whose original was answered wrongly, or has no entry, gets ``None`` with the reason,
-so the mean over non-``None`` values is the normalized figure.
-
-**Both variants** (ReEval §4.2): a ``context_enrich`` question counts as correct only when its
-question-focused and its evidence-focused test case are both answered correctly.
-:func:`merge_variants` turns per-variant scores into per-seed ``<metric>_both`` scores.
+**Normalized entailment** (entailment over the cases a target got right before perturbation)
+and ReEval's **both-variants** rule read several responses; they are derived from the stored
+``entail`` scores in :mod:`halluforge.metrics.layer`.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 from halluforge.errors import ModelError
 from halluforge.metrics.base import Scorer, ScoreValue
-from halluforge.records import Response, Score, TestCase, stable_id
+from halluforge.records import Response, TestCase
 
 #: what a run without an NLI model reports instead of an entailment value
 NO_MODEL_REASON = (
@@ -50,10 +36,6 @@ NO_MODEL_REASON = (
 #: the model the papers use (Sentence-BERT's NLI cross-encoder)
 PAPER_NLI_MODEL = "cross-encoder/nli-deberta-v3-base"
 DEFAULT_BATCH_SIZE = 16
-#: ReEval §4.2 order: question-focused first, then evidence-focused
-VARIANTS = ("question", "evidence")
-
-BeforeKey = tuple[str, str, str]
 
 
 class NLIModel:
@@ -180,100 +162,12 @@ class Entailment(Scorer):
         return self.entail_values(pairs)
 
 
-class NormalizedEntailment(Entailment):
-    """``norm_entail``: entailment over the cases this target got right before perturbation.
-
-    Reads ``ctx.options["before"]`` (see the module docstring for the contract); cases not
-    answered correctly before, or with no original response, get ``None`` and so fall out of
-    the mean.
-    """
-
-    name: ClassVar[str] = "norm_entail"
-
-    def applies_to(self, case: TestCase) -> bool:
-        return bool(case.expected) and case.family != "original" and case.parent_example is not None
-
-    def score_batch(self, pairs: Sequence[tuple[TestCase, Response]]) -> list[ScoreValue]:
-        before: Mapping[BeforeKey, bool] | None = self.ctx.options.get("before")
-        if before is None:
-            reason = "normalized entailment not computed: no answers to the original examples were given"
-            return [ScoreValue(None, {"reason": reason}) for _ in pairs]
-        keep: list[int] = []
-        values: list[ScoreValue | None] = []
-        for index, (case, response) in enumerate(pairs):
-            correct = before.get((case.parent_example or "", response.model, response.setting))
-            if correct is None:
-                values.append(ScoreValue(None, {"reason": "no response to the original example"}))
-            elif not correct:
-                values.append(ScoreValue(None, {"reason": "not correct before perturbation"}))
-            else:
-                values.append(None)
-                keep.append(index)
-        computed = iter(self.entail_values([pairs[i] for i in keep]))
-        return [value if value is not None else next(computed) for value in values]
-
-
-def merge_variants(scores: Sequence[Score], cases: Mapping[str, TestCase]) -> list[Score]:
-    """Per-seed ``<metric>_both`` scores for ``context_enrich`` (ReEval §4.2 both-variants rule).
-
-    Scores are grouped by (parent seed, model, setting, metric) through their test cases. A
-    group's value is the minimum over its variants: for 0/1 metrics, correct only when every
-    variant is correct; for graded ones (F1) the weaker variant counts. A group missing one of
-    the two variants (skipped at forging, or not answered), or holding a ``None`` value, gets
-    ``None`` with the reason. Other families' scores are ignored. The merged score points at
-    the first variant's test case and response; all ids and per-variant values are in its
-    details.
-    """
-    groups: dict[tuple[str, str, str, str], dict[str, Score]] = defaultdict(dict)
-    for score in scores:
-        case = cases.get(score.test_case_id)
-        if case is None or case.family != "context_enrich" or not case.parent_seed or not case.variant:
-            continue
-        groups[(case.parent_seed, score.model, score.setting, score.metric)][case.variant] = score
-    merged = []
-    for (seed, model, setting, metric), by_variant in sorted(groups.items()):
-        order = sorted(by_variant, key=lambda v: (VARIANTS.index(v) if v in VARIANTS else len(VARIANTS), v))
-        ordered = [by_variant[v] for v in order]
-        details: dict[str, Any] = {
-            "parent_seed": seed,
-            "variants": {v: by_variant[v].value for v in order},
-            "test_case_ids": [s.test_case_id for s in ordered],
-            "response_ids": [s.response_id for s in ordered],
-        }
-        missing = sorted(set(VARIANTS) - set(by_variant))
-        value: float | None
-        if missing:
-            value = None
-            details["reason"] = f"no score for variant(s) {missing}"
-        elif any(s.value is None for s in ordered):
-            value = None
-            details["reason"] = "a variant has no value"
-        else:
-            value = min(float(s.value) for s in ordered if s.value is not None)
-        merged.append(
-            Score(
-                id=stable_id("both", seed, model, setting, metric, [s.id for s in ordered]),
-                response_id=ordered[0].response_id,
-                test_case_id=ordered[0].test_case_id,
-                model=model,
-                setting=setting,
-                family="context_enrich",
-                metric=f"{metric}_both",
-                value=value,
-                details=details,
-            )
-        )
-    return merged
-
-
 __all__ = [
     "NO_MODEL_REASON",
     "PAPER_NLI_MODEL",
     "Entailment",
     "NLIModel",
-    "NormalizedEntailment",
     "entailment_index",
     "load_nli",
-    "merge_variants",
     "nli_pairs",
 ]

@@ -51,20 +51,29 @@ class Template:
 
 
 @lru_cache(maxsize=256)
-def _read(name: str, override_dir: str | None) -> Template:
+def _read(name: str, override_dir: str | None, root: str | None) -> Template:
     if override_dir:
         candidate = Path(override_dir) / f"{name}.txt"
         if candidate.is_file():
             return Template(name, candidate.read_text(encoding="utf-8"))
+    if root is not None:
+        own = Path(root) / f"{name}.txt"
+        if not own.is_file():
+            raise ConfigError(f"no prompt template {name!r} in {root}", hint="check the template name")
+        return Template(name, own.read_text(encoding="utf-8"))
     resource = resources.files("halluforge.prompts").joinpath(f"{name}.txt")
     if not resource.is_file():
         raise ConfigError(f"no prompt template {name!r}", hint="check the template name or your prompts dir")
     return Template(name, resource.read_text(encoding="utf-8"))
 
 
-def load_template(name: str) -> Template:
-    """Load ``<group>/<name>`` from the override dir if set, else from the package."""
-    return _read(name, os.environ.get("HALLUFORGE_PROMPTS_DIR"))
+def load_template(name: str, root: str | Path | None = None) -> Template:
+    """Load ``<group>/<name>`` from the override dir if set, else from ``root`` or this package.
+
+    ``root`` is a folder of a family's own templates (a family outside this package keeps its
+    prompts beside its code); ``HALLUFORGE_PROMPTS_DIR`` still overrides them.
+    """
+    return _read(name, os.environ.get("HALLUFORGE_PROMPTS_DIR"), None if root is None else str(root))
 
 
 __all__ = ["Template", "load_template"]

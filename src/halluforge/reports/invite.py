@@ -1,40 +1,97 @@
-"""INVITE Table 2 as Markdown: hallucination rate per model, and per category, with bootstrap CIs.
+"""INVITE Table 2: hallucination rate per model, and per category, with bootstrap CIs.
 
 INVITE reports one hallucination rate per model (the share of responses labelled as going along
 with the false premise; e.g. GPT-3.5-Turbo 17%, GPT-J-6B 82%). Here the rate is the mean of the
-``premise_judge`` scores, with a percentile-bootstrap interval from
-:func:`halluforge.metrics.stats.bootstrap_ci`. The second table splits it by category: the
-predicate or date kind of the test case (``details["category"]``, recorded by the scorer from
-the test case), falling back to the family (``false_premise`` / ``invalid_date``). Responses the
-judge could not label are counted in a separate column, never dropped silently.
+``premise_judge`` scores grouped on the metric layer (:func:`halluforge.metrics.layer.aggregate`)
+by model and by the judge's ``group_by`` category: the predicate or date kind of the test case,
+falling back to the family. Responses the judge could not label are counted in a separate
+column, never dropped silently.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
-from halluforge.metrics.stats import bootstrap_ci, latest_scores
-from halluforge.records import Score, stable_id
+from halluforge.metrics.layer import Aggregate, aggregate, category_of, latest_scores
+from halluforge.records import Score, TestCase
+from halluforge.reports.markdown import render_block
+from halluforge.reports.model import Paragraph, Section, Table, aligned
 
 METRIC = "premise_judge"
+TITLE = "Hallucination rate (INVITE Table 2)"
 
 
-def _cell(values: Sequence[float], *, n_boot: int, confidence: float, seed: int, key: object) -> str:
-    if not values:
+def _cell(group: Aggregate | None) -> str:
+    if group is None or group.mean is None:
         return "–"
-    group_seed = int(stable_id("invite", seed, key, length=8), 16)
-    mean, low, high = bootstrap_ci(values, n_boot=n_boot, confidence=confidence, seed=group_seed)
-    return f"{100 * mean:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+    low = group.ci_low if group.ci_low is not None else group.mean
+    high = group.ci_high if group.ci_high is not None else group.mean
+    return f"{100 * group.mean:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def _model_label(score: Score, settings: set[str]) -> str:
-    return score.model if len(settings) <= 1 else f"{score.model} ({score.setting})"
+def invite_blocks(
+    scores: Iterable[Score],
+    cases: dict[str, TestCase] | None = None,
+    *,
+    metric: str = METRIC,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> list[Paragraph | Table]:
+    """The two INVITE tables (percentages) from the latest ``metric`` scores."""
+    chosen = [s for s in latest_scores(scores) if s.metric == metric]
+    if not chosen:
+        text = f"No {metric} scores: run the false_premise or invalid_date family with this scorer."
+        return [Paragraph(text=text)]
+    cases = cases or {}
+    several = len({s.setting for s in chosen}) > 1
+
+    def label(score: Score) -> str:
+        return f"{score.model} ({score.setting})" if several else score.model
+
+    def category(score: Score) -> str:
+        return category_of(cases.get(score.test_case_id), score)
+
+    def groups(rows: list[Score], key: Callable[[Score], tuple[str, ...]], one: bool) -> list[Aggregate]:
+        # seeded as INVITE tables always were: by the model label alone, or by (category, label)
+        seed_key: Callable[[tuple[Hashable, ...]], object] | None = (lambda k: k[0]) if one else None
+        return aggregate(
+            rows, key, n_boot=n_boot, confidence=confidence, seed=seed, namespace="invite", seed_key=seed_key
+        )
+
+    per_model = {str(g.key[0]): g for g in groups(chosen, lambda s: (label(s),), True)}
+    judged = [s for s in chosen if s.value is not None]
+    per_category = {
+        (str(g.key[0]), str(g.key[1])): g for g in groups(judged, lambda s: (category(s), label(s)), False)
+    }
+    models = sorted(str(m) for m in per_model)
+    level = f"{100 * confidence:g}%"
+    first = Table(
+        columns=["model", "n", "hallucination rate", "not judged"],
+        align=aligned(1, 3),
+        rows=[[m, str(per_model[m].n), _cell(per_model[m]), str(per_model[m].n_missing)] for m in models],
+    )
+    second = Table(columns=["category", *models], align=aligned(1, len(models)))
+    for name in sorted({c for c, _ in per_category}):
+        cells = []
+        for model in models:
+            group = per_category.get((name, model))
+            cells.append(f"{_cell(group)} (n={group.n})" if group is not None else _cell(None))
+        second.rows.append([name, *cells])
+    return [
+        Paragraph(text=f"Hallucination rate (%) per model ({metric}; {level} bootstrap CI)", strong=True),
+        first,
+        Paragraph(text=f"Hallucination rate (%) per category ({level} bootstrap CI)", strong=True),
+        second,
+    ]
 
 
-def category_of(score: Score) -> str:
-    """The category a score is reported under: its recorded category, else its family."""
-    return str(score.details.get("category") or score.family)
+def invite_section(
+    scores: Sequence[Score], cases: dict[str, TestCase], *, n_boot: int, confidence: float, seed: int
+) -> Section:
+    """The INVITE Table 2 section of a run's report."""
+    blocks = invite_blocks(scores, cases, n_boot=n_boot, confidence=confidence, seed=seed)
+    return Section(title=TITLE, blocks=blocks)
 
 
 def render_invite_table(
@@ -45,49 +102,9 @@ def render_invite_table(
     confidence: float = 0.95,
     seed: int = 0,
 ) -> str:
-    """Markdown tables shaped like INVITE Table 2 from ``premise_judge`` scores (percentages)."""
-    chosen = [s for s in latest_scores(scores) if s.metric == metric]
-    if not chosen:
-        return f"_No {metric} scores: run the false_premise or invalid_date family with this scorer._\n"
-    settings = {s.setting for s in chosen}
-    per_model: dict[str, list[float]] = defaultdict(list)
-    missing: dict[str, int] = defaultdict(int)
-    per_category: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for score in chosen:
-        model = _model_label(score, settings)
-        if score.value is None:
-            missing[model] += 1
-            per_model.setdefault(model, [])
-            continue
-        per_model[model].append(float(score.value))
-        per_category[(category_of(score), model)].append(float(score.value))
-    models = sorted(per_model)
-    level = f"{100 * confidence:g}%"
-    lines = [
-        f"**Hallucination rate (%) per model** ({metric}; {level} bootstrap CI)",
-        "",
-        "| model | n | hallucination rate | not judged |",
-        "|---|---:|---:|---:|",
-    ]
-    for model in models:
-        cell = _cell(per_model[model], n_boot=n_boot, confidence=confidence, seed=seed, key=model)
-        lines.append(f"| {model} | {len(per_model[model])} | {cell} | {missing.get(model, 0)} |")
-    categories = sorted({category for category, _ in per_category})
-    lines += [
-        "",
-        f"**Hallucination rate (%) per category** ({level} bootstrap CI)",
-        "",
-        "| category | " + " | ".join(models) + " |",
-        "|---|" + "---:|" * len(models),
-    ]
-    for category in categories:
-        cells = []
-        for model in models:
-            values = per_category.get((category, model), [])
-            cell = _cell(values, n_boot=n_boot, confidence=confidence, seed=seed, key=(category, model))
-            cells.append(f"{cell} (n={len(values)})" if values else cell)
-        lines.append(f"| {category} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    """The INVITE tables as Markdown (for ``halluforge judge`` and scripts)."""
+    blocks = invite_blocks(scores, metric=metric, n_boot=n_boot, confidence=confidence, seed=seed)
+    return "\n".join(render_block(b) for b in blocks)
 
 
-__all__ = ["METRIC", "category_of", "render_invite_table"]
+__all__ = ["METRIC", "TITLE", "invite_blocks", "invite_section", "render_invite_table"]

@@ -1,30 +1,25 @@
-"""Markdown tables shaped like the papers' tables, and the cross-cutting analyses.
+"""Tables shaped like the papers' tables, as report-model blocks.
 
-- :func:`render_family_table` lays out one family like ReEval Table 1: one row per model and
-  method (Closed-book, Open-book, Faithful prompt), a Zero-shot and a Few-shot column block,
-  each with the metrics the run computed. Values are percentages with the half-width of the
-  bootstrap interval ("43.7 ±2.1"); "-" marks a cell the run did not produce, and a note
-  says when a metric could not be computed (for example without an NLI model).
-- :func:`render_summary_markdown` is the whole ``summary.md``: a section per family, then the
-  notes and the counts a reader needs to trust the figures (seed buckets, which path made
-  each generated field, skipped inputs by reason).
-- Analyses across families and models, each returning an :class:`Analysis` (Markdown and a
-  JSON-able dict): :func:`transferability_matrix` (generator model x target model, self-
-  vs cross-attack, AutoDebug Tables 4-5), :func:`answer_position_breakdown` (where the
-  answer sat in the evidence, ReEval Table 14) and :func:`few_shot_delta` (adversarial vs
-  original demonstrations, AutoDebug Table 6).
-
-Every string that comes from a model or a dataset is escaped for Markdown table cells.
+- :func:`family_table` lays out one family like ReEval Table 1: one row per model and method
+  (Closed-book, Open-book, Faithful prompt...), a Zero-shot and a Few-shot column block, each
+  with the metrics the run computed. Values are percentages with the half-width of the
+  bootstrap interval ("43.7 ±2.1"); "-" marks a cell the run did not produce, and a note says
+  when a metric could not be computed (for example without an NLI model). Where a setting
+  goes (its method row and column block) is read from the settings registry.
+- :func:`count_tables` gives the counts a reader needs to trust the figures: seed buckets,
+  which path made each generated field, skipped inputs by reason, failed responses by error.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from halluforge.records import Score, TestCase
+from halluforge.families import Family
+from halluforge.reports.model import Table, aligned
 from halluforge.reports.summary import Summary, SummaryRow
+from halluforge.settings import FEW_SHOT, SETTINGS, ZERO_SHOT
 
 #: column labels of known metrics; other metrics are shown under their own name
 METRIC_LABELS: dict[str, str] = {
@@ -41,32 +36,7 @@ METRIC_LABELS: dict[str, str] = {
 METRIC_ORDER = ("em", "f1", "hit", "entail", "norm_entail")
 #: metric suffix of the ReEval "both variants" rule (context_enrich)
 BOTH_SUFFIX = "_both"
-
-ZERO, FEW = "Zero-shot", "Few-shot"
-#: setting -> (method row label, column block)
-SETTING_LAYOUT: dict[str, tuple[str, str]] = {
-    "closed_book": ("Closed-book", ZERO),
-    "open_book": ("Open-book", ZERO),
-    "opinion": ("Faithful prompt", ZERO),
-    "few_shot": ("Open-book", FEW),
-    "few_shot_adversarial": ("Open-book, adversarial demos", FEW),
-}
-METHOD_ORDER = ("Closed-book", "Open-book", "Faithful prompt", "Open-book, adversarial demos")
-
-FAMILY_TITLES: dict[str, str] = {
-    "original": "original: the seed cases unperturbed (reference for normalised scores)",
-    "answer_swap": "answer_swap: evidence with the answer swapped (AutoDebug/ReEval Category 1)",
-    "context_enrich": "context_enrich: evidence enriched with related passages (AutoDebug/ReEval Category 2)",
-    "false_premise": "false_premise: questions with a false premise (INVITE)",
-    "invalid_date": "invalid_date: questions with an impossible date (INVITE)",
-    "counterfactual": "counterfactual: edited contexts (RECALL)",
-    "claims": "claims: answers checked against decomposed claims (ABCD)",
-}
-
-
-def cell_text(text: object) -> str:
-    """Make any value safe inside a Markdown table cell (pipes, newlines)."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+BLOCKS = (ZERO_SHOT, FEW_SHOT)
 
 
 def metric_label(metric: str) -> str:
@@ -93,13 +63,15 @@ def order_metrics(metrics: set[str]) -> list[str]:
 
 def layout(setting: str) -> tuple[str, str]:
     """The (method row, column block) a setting fills; unknown settings get their own row."""
-    if setting in SETTING_LAYOUT:
-        return SETTING_LAYOUT[setting]
-    return setting, FEW if setting.startswith("few_shot") else ZERO
+    if setting in SETTINGS:
+        spec = SETTINGS.get(setting)
+        return spec.method, spec.block
+    return setting, ZERO_SHOT
 
 
-def _method_key(method: str) -> tuple[int, str]:
-    return (METHOD_ORDER.index(method) if method in METHOD_ORDER else len(METHOD_ORDER)), method
+def _method_order() -> list[str]:
+    specs = sorted((SETTINGS.get(name) for name in SETTINGS.names()), key=lambda s: (s.rank, s.name))
+    return list(dict.fromkeys(spec.method for spec in specs))
 
 
 def format_value(row: SummaryRow | None) -> str:
@@ -120,10 +92,18 @@ def _strip_reason(reason: str) -> str:
     return reason
 
 
-def metric_notes(family: str, rows: list[SummaryRow]) -> list[str]:
-    """Note lines for metrics of a family with missing values, and expected metrics never run."""
-    from halluforge.scoring import FAMILY_METRICS
+def expected_metrics(spec: Family | None) -> list[str]:
+    """The metric names a family's spec promises (its scorers and single-output derived metrics)."""
+    if spec is None:
+        return []
+    from halluforge.metrics.layer import METRICS
 
+    derived = [m for m in spec.metrics if m in METRICS and METRICS.get(m).single_output]
+    return [*spec.scorers, *derived]
+
+
+def metric_notes(rows: list[SummaryRow], spec: Family | None = None) -> list[str]:
+    """Note lines for metrics of a family with missing values, and expected metrics never run."""
     notes = []
     present = {row.metric for row in rows}
     for metric in order_metrics(present):
@@ -143,7 +123,7 @@ def metric_notes(family: str, rows: list[SummaryRow]) -> list[str]:
         elif n_missing:
             why = "; ".join(f"{_strip_reason(r)}: {k}" for r, k in reasons.most_common())
             notes.append(f"{label}: {n_missing} of {n + n_missing} responses have no value ({why})")
-    for metric in FAMILY_METRICS.get(family, ()):
+    for metric in expected_metrics(spec):
         if metric not in present:
             notes.append(f"{metric_label(metric)} not computed: no {metric} scores in this run")
     return notes
@@ -170,8 +150,12 @@ def family_grid(summary: Summary, family: str) -> FamilyGrid:
     """Lay out one family: column blocks with data, metrics present, (model, method) rows with data."""
     rows = summary.rows_for(family)
     metrics = order_metrics({row.metric for row in rows})
-    blocks = [block for block in (ZERO, FEW) if any(layout(row.setting)[1] == block for row in rows)]
-    methods = sorted({layout(row.setting)[0] for row in rows}, key=_method_key)
+    blocks = [block for block in BLOCKS if any(layout(row.setting)[1] == block for row in rows)]
+    order = _method_order()
+    methods = sorted(
+        {layout(row.setting)[0] for row in rows},
+        key=lambda m: ((order.index(m) if m in order else len(order)), m),
+    )
     cells: dict[tuple[str, str, str, str], SummaryRow] = {}
     for row in rows:
         method, block = layout(row.setting)
@@ -196,43 +180,36 @@ def caption(summary: Summary, family: str) -> str:
     return text
 
 
-def render_family_table(summary: Summary, family: str) -> str:
-    """One family's results as a Markdown table shaped like ReEval Table 1, with note lines."""
-    if not summary.rows_for(family):
-        return f"No scores for {cell_text(family)}.\n"
+def family_table(summary: Summary, family: str, spec: Family | None = None) -> Table:
+    """One family's results shaped like ReEval Table 1, with its caption and notes."""
     grid = family_grid(summary, family)
-    metric_heads = [f"{block} {metric_label(m)}" for block in grid.blocks for m in grid.metrics]
-    header = ["Model", "Method", *metric_heads]
-    lines = [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join(["---"] * 2 + ["---:"] * (len(header) - 2)) + "|",
-    ]
+    heads = [f"{block} {metric_label(m)}" for block in grid.blocks for m in grid.metrics]
+    rows = []
     previous = None
     for model, method in grid.rows:
-        first = cell_text(model) if model != previous else ""
+        rows.append([model if model != previous else "", method, *grid.values(model, method)])
         previous = model
-        lines.append("| " + " | ".join([first, cell_text(method), *grid.values(model, method)]) + " |")
-    out = "\n".join(lines) + "\n\n" + caption(summary, family) + "\n"
-    notes = metric_notes(family, summary.rows_for(family))
-    if notes:
-        out += "\n" + "\n".join(f"- Note: {cell_text(note)}" for note in notes) + "\n"
-    return out
+    return Table(
+        columns=["Model", "Method", *heads],
+        rows=rows,
+        align=aligned(2, len(heads)),
+        caption=caption(summary, family),
+        notes=metric_notes(summary.rows_for(family), spec),
+    )
 
 
-def _kv_table(title: str, head: tuple[str, ...], body: list[tuple[Any, ...]]) -> list[str]:
+def _kv_table(title: str, head: Sequence[str], body: list[tuple[Any, ...]]) -> list[Table]:
     if not body:
         return []
-    lines = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    lines += ["| " + " | ".join(cell_text(v) for v in values) + " |" for values in body]
-    return [*lines, ""]
+    return [Table(title=title, columns=list(head), rows=[[str(v) for v in values] for values in body])]
 
 
-def render_counts(counts: dict[str, Any]) -> str:
-    """The run's counts: seed buckets, test cases by provenance path, skips by reason, others."""
-    lines: list[str] = []
+def count_tables(counts: dict[str, Any]) -> list[Table]:
+    """The run's counts: seed buckets, test cases by provenance path, skips by reason, failures, others."""
+    tables: list[Table] = []
     buckets = counts.get("seed_buckets")
     if isinstance(buckets, dict) and buckets:
-        lines += _kv_table("Seed cases by status bucket", ("bucket", "seed cases"), sorted(buckets.items()))
+        tables += _kv_table("Seed cases by status bucket", ("bucket", "seed cases"), sorted(buckets.items()))
     forge = counts.get("forge")
     if isinstance(forge, dict) and forge:
         per_family = [
@@ -245,7 +222,7 @@ def render_counts(counts: dict[str, Any]) -> str:
             for family, info in sorted(forge.items())
             if isinstance(info, dict)
         ]
-        lines += _kv_table(
+        tables += _kv_table(
             "Test cases by family", ("family", "test cases", "valid", "all from LLM"), per_family
         )
         paths = [
@@ -255,7 +232,7 @@ def render_counts(counts: dict[str, Any]) -> str:
             for field, by_path in sorted(info.get("paths", {}).items())
             for path, n in sorted(by_path.items())
         ]
-        lines += _kv_table("Test cases by provenance path", ("family", "field", "path", "test cases"), paths)
+        tables += _kv_table("Test cases by provenance path", ("family", "field", "path", "test cases"), paths)
     skips = counts.get("skips")
     if isinstance(skips, dict) and skips:
         body = [
@@ -264,319 +241,27 @@ def render_counts(counts: dict[str, Any]) -> str:
             if isinstance(reasons, dict)
             for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
-        lines += _kv_table("Skipped inputs by reason", ("stage", "reason", "count"), body)
+        tables += _kv_table("Skipped inputs by reason", ("stage", "reason", "count"), body)
+    failures = counts.get("responses_failed_by_error")
+    if isinstance(failures, dict) and failures:
+        ranked = sorted(failures.items(), key=lambda kv: (-kv[1], kv[0]))
+        tables += _kv_table("Failed responses by error type", ("error type", "responses"), ranked)
     other = [(k, v) for k, v in sorted(counts.items()) if isinstance(v, int | float | str) and k != "forge"]
-    lines += _kv_table("Other counts", ("count", "value"), other)
-    return "\n".join(lines)
-
-
-def render_summary_markdown(summary: Summary) -> str:
-    """The whole ``summary.md``: a table per family, then the notes and the counts."""
-    parts = ["# halluforge summary", ""]
-    families = summary.families()
-    if not families:
-        parts += ["No scores in this run.", ""]
-    for family in families:
-        parts += [
-            f"## {cell_text(FAMILY_TITLES.get(family, family))}",
-            "",
-            render_family_table(summary, family),
-        ]
-    if summary.notes:
-        parts += ["## Notes", "", *(f"- {cell_text(note)}" for note in summary.notes), ""]
-    counts = render_counts(summary.counts)
-    if counts:
-        parts += ["## Counts", "", counts]
-    return "\n".join(parts).rstrip() + "\n"
-
-
-class Analysis(NamedTuple):
-    """One analysis: Markdown for ``summary.md`` and the same figures as a JSON-able dict."""
-
-    markdown: str
-    data: dict[str, Any]
-
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def _usable(
-    scores: Sequence[Score], metric: str, settings: Sequence[str] | None, family: str | None
-) -> list[Score]:
-    """Latest score per (response, metric), for one metric, some settings, one family, with a value."""
-    from halluforge.metrics.stats import latest_scores
-
-    return [
-        s
-        for s in latest_scores(scores)
-        if s.metric == metric
-        and s.value is not None
-        and (settings is None or s.setting in settings)
-        and (family is None or s.family == family)
-    ]
-
-
-NO_GENERATOR = "(no generator)"
-
-
-def transferability_matrix(
-    scores: Sequence[Score],
-    test_cases: Sequence[TestCase],
-    *,
-    metric: str = "hit",
-    setting: str | None = "open_book",
-    family: str | None = None,
-) -> Analysis:
-    """Mean ``metric`` per generator model (rows) x target model (columns).
-
-    A cell is a self-attack when the target is the model that forged the test cases, a
-    cross-attack otherwise (AutoDebug §4.3: self-attacks hurt most, yet attacks transfer).
-    Test cases without a generator model (ready-made ones) form a row of their own.
-    ``setting=None`` pools every setting.
-    """
-    cases = {c.id: c for c in test_cases}
-    groups: dict[tuple[str, str], list[float]] = defaultdict(list)
-    unmatched = 0
-    for score in _usable(scores, metric, None if setting is None else (setting,), family):
-        case = cases.get(score.test_case_id)
-        if case is None:
-            unmatched += 1
-            continue
-        generator = case.provenance.generator_model or NO_GENERATOR
-        groups[(generator, score.model)].append(float(score.value or 0.0))
-    generators = sorted({g for g, _ in groups})
-    targets = sorted({t for _, t in groups})
-    cells: list[dict[str, Any]] = []
-    pooled: dict[str, list[float]] = defaultdict(list)
-    for (generator, target), values in sorted(groups.items()):
-        attack = "none" if generator == NO_GENERATOR else ("self" if generator == target else "cross")
-        pooled[attack] += values
-        cells.append(
-            {
-                "generator": generator,
-                "target": target,
-                "attack": attack,
-                "mean": _mean(values),
-                "n": len(values),
-            }
-        )
-    by_key = {(c["generator"], c["target"]): c for c in cells}
-    where = f"{setting}" if setting else "all settings"
-    lines = [f"### Transferability: {metric_label(metric)} (%), {where}", ""]
-    if not cells:
-        lines.append("No scores to compare.")
-    else:
-        lines += [
-            "| Generator \\ Target | " + " | ".join(cell_text(t) for t in targets) + " |",
-            "|---|" + "---:|" * len(targets),
-        ]
-        for generator in generators:
-            row = []
-            for target in targets:
-                cell = by_key.get((generator, target))
-                if cell is None:
-                    row.append("-")
-                    continue
-                text = f"{_pct(cell['mean'])} (n={cell['n']})"
-                row.append(f"**{text}**" if cell["attack"] == "self" else text)
-            lines.append(f"| {cell_text(generator)} | " + " | ".join(row) + " |")
-        lines += ["", "Bold cells are self-attacks (the target model forged the test cases)."]
-        for attack in ("self", "cross"):
-            if pooled[attack]:
-                mean = _pct(_mean(pooled[attack]))
-                lines.append(f"{attack.capitalize()}-attack mean: {mean} (n={len(pooled[attack])}).")
-    data: dict[str, Any] = {
-        "metric": metric,
-        "setting": setting,
-        "family": family,
-        "cells": cells,
-        "self_mean": _mean(pooled["self"]),
-        "self_n": len(pooled["self"]),
-        "cross_mean": _mean(pooled["cross"]),
-        "cross_n": len(pooled["cross"]),
-        "scores_without_test_case": unmatched,
-    }
-    return Analysis("\n".join(lines) + "\n", data)
-
-
-POSITIONS = ("first", "middle", "last")
-_POSITION_ALIASES = {"start": "first", "begin": "first", "mid": "middle", "end": "last"}
-
-
-def answer_position(case: TestCase) -> str | None:
-    """The third of the evidence holding the answer: "first", "middle", "last", or None.
-
-    Reads ``metadata["answer_position"]``: one of those words, or a relative offset in [0, 1].
-    """
-    raw = case.metadata.get("answer_position")
-    if isinstance(raw, str):
-        word = _POSITION_ALIASES.get(raw.strip().lower(), raw.strip().lower())
-        return word if word in POSITIONS else None
-    if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 1:
-        return POSITIONS[min(2, int(raw * 3))]
-    return None
-
-
-def answer_position_breakdown(
-    scores: Sequence[Score],
-    test_cases: Sequence[TestCase],
-    *,
-    metric: str = "hit",
-    settings: Sequence[str] = ("open_book", "few_shot"),
-    family: str | None = None,
-) -> Analysis:
-    """Mean ``metric`` per model and setting by where the answer sat in the evidence.
-
-    ReEval §4.4 / Table 14: is a model sensitive to the answer being in the first, middle or
-    last third of the evidence? Test cases without a known position are counted, not used.
-    """
-    cases = {c.id: c for c in test_cases if family is None or c.family == family}
-    position_counts: Counter[str] = Counter(answer_position(c) or "unknown" for c in cases.values())
-    groups: dict[tuple[str, str, str], list[float]] = defaultdict(list)
-    for score in _usable(scores, metric, settings, family):
-        case = cases.get(score.test_case_id)
-        position = answer_position(case) if case is not None else None
-        if position is not None:
-            groups[(score.model, score.setting, position)].append(float(score.value or 0.0))
-    cells: list[dict[str, Any]] = [
-        {"model": model, "setting": setting, "position": position, "mean": _mean(values), "n": len(values)}
-        for (model, setting, position), values in sorted(groups.items())
-    ]
-    known = sum(position_counts[p] for p in POSITIONS)
-    shares = {p: (position_counts[p] / known if known else None) for p in POSITIONS}
-    lines = [f"### Answer position: {metric_label(metric)} (%) by third of the evidence", ""]
-    pairs = list(dict.fromkeys((c["model"], c["setting"]) for c in cells))
-    if not pairs:
-        lines.append("No scored test cases with a known answer position.")
-    else:
-        by_key = {(c["model"], c["setting"], c["position"]): c for c in cells}
-        lines += ["| Model | Setting | First third | Middle third | Last third |", "|---|---|---:|---:|---:|"]
-        for model, setting in pairs:
-            row = []
-            for position in POSITIONS:
-                cell = by_key.get((model, setting, position))
-                row.append("-" if cell is None else f"{_pct(cell['mean'])} (n={cell['n']})")
-            lines.append(f"| {cell_text(model)} | {cell_text(setting)} | " + " | ".join(row) + " |")
-    if known:
-        share_text = ", ".join(f"{p} {position_counts[p]} ({_pct(shares[p])}%)" for p in POSITIONS)
-        lines += ["", f"Test cases by answer position: {share_text}."]
-    if position_counts["unknown"]:
-        lines.append(
-            f"{position_counts['unknown']} test cases have no recorded answer position and are left out."
-        )
-    data: dict[str, Any] = {
-        "metric": metric,
-        "settings": list(settings),
-        "family": family,
-        "cells": cells,
-        "test_cases_by_position": {p: position_counts[p] for p in (*POSITIONS, "unknown")},
-        "shares": shares,
-    }
-    return Analysis("\n".join(lines) + "\n", data)
-
-
-def few_shot_delta(
-    summary: Summary, original: str = "few_shot", adversarial: str = "few_shot_adversarial"
-) -> Analysis:
-    """Per family, model and metric: mean with adversarial demos minus mean with original demos.
-
-    AutoDebug §4.4 / Table 6: a positive delta means forged test cases used as in-context
-    demonstrations helped the model. Deltas are in percentage points.
-    """
-    deltas: list[dict[str, Any]] = []
-    for row in summary.rows:
-        if row.setting != original or row.mean is None:
-            continue
-        other = summary.get(row.family, row.model, adversarial, row.metric)
-        if other is None or other.mean is None:
-            continue
-        deltas.append(
-            {
-                "family": row.family,
-                "model": row.model,
-                "metric": row.metric,
-                "original": row.mean,
-                "adversarial": other.mean,
-                "delta": other.mean - row.mean,
-                "n_original": row.n,
-                "n_adversarial": other.n,
-            }
-        )
-    lines = [f"### Few-shot delta: {adversarial} minus {original} (percentage points)", ""]
-    if not deltas:
-        lines.append(f"No model was run under both {original} and {adversarial}.")
-    for family in sorted({d["family"] for d in deltas}):
-        mine = [d for d in deltas if d["family"] == family]
-        metrics = order_metrics({d["metric"] for d in mine})
-        by_key = {(d["model"], d["metric"]): d for d in mine}
-        lines += [
-            f"**{cell_text(family)}**",
-            "",
-            "| Model | " + " | ".join(f"Δ {metric_label(m)}" for m in metrics) + " |",
-            "|---|" + "---:|" * len(metrics),
-        ]
-        for model in dict.fromkeys(d["model"] for d in mine):
-            found = [by_key.get((model, m)) for m in metrics]
-            values = ["-" if d is None else f"{100 * d['delta']:+.1f}" for d in found]
-            lines.append(f"| {cell_text(model)} | " + " | ".join(values) + " |")
-        lines.append("")
-    data: dict[str, Any] = {"original": original, "adversarial": adversarial, "deltas": deltas}
-    return Analysis("\n".join(lines).rstrip() + "\n", data)
-
-
-def render_analyses(
-    scores: Sequence[Score], test_cases: Sequence[TestCase], summary: Summary, *, metric: str = "hit"
-) -> Analysis:
-    """Every analysis the run has data for, as one "## Analyses" section and one dict.
-
-    Transferability needs forged test cases with a generator model, the position breakdown
-    needs ``metadata["answer_position"]``, the few-shot delta needs both few-shot settings.
-    """
-    parts: list[str] = []
-    data: dict[str, Any] = {}
-    if any(c.provenance.generator_model for c in test_cases):
-        transfer = transferability_matrix(scores, test_cases, metric=metric)
-        if transfer.data["cells"]:
-            parts.append(transfer.markdown)
-            data["transferability"] = transfer.data
-    if any(answer_position(c) for c in test_cases):
-        position = answer_position_breakdown(scores, test_cases, metric=metric)
-        if position.data["cells"]:
-            parts.append(position.markdown)
-            data["answer_position"] = position.data
-    delta = few_shot_delta(summary)
-    if delta.data["deltas"]:
-        parts.append(delta.markdown)
-        data["few_shot_delta"] = delta.data
-    markdown = "## Analyses\n\n" + "\n".join(parts) if parts else ""
-    return Analysis(markdown, data)
+    tables += _kv_table("Other counts", ("count", "value"), other)
+    return tables
 
 
 __all__ = [
     "METRIC_LABELS",
-    "POSITIONS",
-    "SETTING_LAYOUT",
-    "Analysis",
     "FamilyGrid",
-    "answer_position",
-    "answer_position_breakdown",
     "caption",
-    "cell_text",
+    "count_tables",
+    "expected_metrics",
     "family_grid",
-    "few_shot_delta",
+    "family_table",
     "format_value",
     "layout",
     "metric_label",
     "metric_notes",
     "order_metrics",
-    "render_analyses",
-    "render_counts",
-    "render_family_table",
-    "render_summary_markdown",
-    "transferability_matrix",
 ]

@@ -16,7 +16,7 @@ from halluforge.config import DataSource, FilterConfig
 from halluforge.data.bundled import load_bundled
 from halluforge.data.filters import apply_filters
 from halluforge.data.qa import load_reeval
-from halluforge.forge import GENERATORS
+from halluforge.families import FAMILIES
 from halluforge.forge.answer_swap import AnswerSwap, answer_position
 from halluforge.forge.base import ForgeContext
 from halluforge.forge.validate import answer_shape, span_replace
@@ -204,7 +204,7 @@ def test_answer_position_by_thirds() -> None:
 
 
 def test_options_and_registry() -> None:
-    cls = GENERATORS.get("answer_swap")
+    cls = FAMILIES.get("answer_swap").generator_class()
     assert cls is AnswerSwap
     gen = cls.from_config({"max_attempts": 1, "similarity": 0.9})
     assert gen.buckets() == ("closed_right_open_right", "closed_wrong_open_right")

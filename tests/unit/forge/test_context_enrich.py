@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from halluforge.backends import open_backend
 from halluforge.backends.mock import MockBackend
-from halluforge.forge import GENERATORS
+from halluforge.families import FAMILIES
 from halluforge.forge import context_enrich as ce
 from halluforge.forge.base import ForgeContext
 from halluforge.forge.context_enrich import ContextEnrich, ContextEnrichOptions, select_passages
@@ -267,7 +267,7 @@ def test_options_defaults_and_unknown_keys() -> None:
         ContextEnrich.from_config({"kk": 3})
     with pytest.raises(ValidationError):
         ContextEnrich.from_config({"retrieval": ["title"]})
-    assert GENERATORS.get("context_enrich") is ContextEnrich
+    assert FAMILIES.get("context_enrich").generator_class() is ContextEnrich
 
 
 # -- the generator end to end -----------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from halluforge.data.kb import iter_triples
 from halluforge.errors import ConfigError
-from halluforge.forge import GENERATORS
+from halluforge.families import FAMILIES
 from halluforge.forge.base import ForgeContext
 from halluforge.forge.false_premise import FalsePremise
 from halluforge.records import Skip, TestCase
@@ -188,7 +188,7 @@ def test_bad_options_and_templates(tmp_path: Path) -> None:
 
 
 def test_bundled_default_covers_many_predicates() -> None:
-    generator = GENERATORS.get("false_premise").from_config({"per_predicate": 4})
+    generator = FAMILIES.get("false_premise").generator_class().from_config({"per_predicate": 4})
     assert isinstance(generator, FalsePremise)
     cases = [c for c in generator.generate(seed=0) if isinstance(c, TestCase)]
     assert len({c.variant for c in cases}) >= 12

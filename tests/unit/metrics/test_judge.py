@@ -265,7 +265,14 @@ def test_scorer_is_registered_and_scores() -> None:
     cls = SCORERS.get("premise_judge")
     scorer = cls(ScoreContext(options={"modes": ["rule"]}))
     assert scorer.applies_to(_case()) and scorer.applies_to(_case("invalid_date"))
-    assert not scorer.applies_to(_case("answer_swap"))
+    # the judge is owned: it scores only the families whose spec lists it
+    from halluforge.families import FAMILIES
+
+    assert scorer.owned
+    assert {n for n in FAMILIES.names() if "premise_judge" in FAMILIES.get(n).scorers} == {
+        "false_premise",
+        "invalid_date",
+    }
     values = scorer.score_batch(
         [
             (_case(category="writer"), _response("Joshua Sinclair wrote it in 1978.")),

@@ -1,9 +1,8 @@
-"""Entailment with a tiny NLI model built here, normalized entailment, and the both-variants rule."""
+"""Entailment with a tiny NLI model built here (derived metrics over it: tests/unit/metrics/test_layer.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,12 +13,10 @@ from halluforge.metrics.nli import (
     NO_MODEL_REASON,
     Entailment,
     NLIModel,
-    NormalizedEntailment,
     load_nli,
-    merge_variants,
     nli_pairs,
 )
-from halluforge.records import Response, Score, TestCase
+from halluforge.records import Response, TestCase
 
 VOCABULARY = (
     "who wrote hamlet william shakespeare did it the play was by christopher marlowe "
@@ -175,9 +172,6 @@ def test_without_nli_model_values_are_none_with_the_reason() -> None:
     values = Entailment(ScoreContext()).score_batch([(case(), response("william shakespeare"))])
     assert values[0].value is None and values[0].details == {"reason": NO_MODEL_REASON}
     assert "not computed" in NO_MODEL_REASON and "cross-encoder/nli-deberta-v3-base" in NO_MODEL_REASON
-    before = {("e1", "mock/a", "open_book"): True}
-    norm = NormalizedEntailment(ScoreContext(options={"before": before}))
-    assert norm.score_batch([(case(), response("x"))])[0].details == {"reason": NO_MODEL_REASON}
 
 
 # -- pairs and the any-gold rule (a fake model stands in for the network here) ----------------
@@ -220,107 +214,3 @@ def test_any_gold_counts_and_all_pairs_go_in_one_batch(keyword: KeywordNLI) -> N
     assert [v.value for v in values] == [1.0, 0.0, None]
     assert values[2].details["reason"] == "no gold answer to entail"
     assert len(keyword.calls) == 1 and len(keyword.calls[0]) == 4
-
-
-# -- normalized entailment on hand-built records ----------------------------------------------
-
-
-def test_norm_entail_keeps_only_cases_right_before(keyword: KeywordNLI) -> None:
-    before = {
-        ("e1", "mock/a", "open_book"): True,
-        ("e2", "mock/a", "open_book"): False,
-        ("e3", "mock/a", "open_book"): True,
-        ("e1", "mock/b", "open_book"): False,  # same example, other model: must not leak
-    }
-    cases = [case(id=f"c{i}", parent_example=f"e{i}") for i in (1, 2, 3, 4)]
-    pairs = [
-        (cases[0], response("william shakespeare", case_id="c1")),
-        (cases[1], response("william shakespeare", case_id="c2")),
-        (cases[2], response("no idea", case_id="c3")),
-        (cases[3], response("william shakespeare", case_id="c4")),
-        (cases[0], response("william shakespeare", case_id="c1", model="mock/b")),
-        (cases[0], response("william shakespeare", case_id="c1", setting="closed_book")),
-    ]
-    scorer = SCORERS.get("norm_entail")(ScoreContext(nli_model="fake", options={"before": before}))
-    values = scorer.score_batch(pairs)
-    assert [v.value for v in values] == [1.0, None, 0.0, None, None, None]
-    assert values[1].details["reason"] == "not correct before perturbation"
-    assert values[3].details["reason"] == "no response to the original example"
-    assert values[4].details["reason"] == "not correct before perturbation"
-    computed = [v.value for v in values if v.value is not None]
-    assert sum(computed) / len(computed) == 0.5  # the normalized figure: 1 of the 2 cases right before
-    # only the kept cases were sent to the model
-    assert len(keyword.calls) == 1 and len(keyword.calls[0]) == 2
-
-
-def test_norm_entail_applies_to_perturbed_cases_only() -> None:
-    scorer = NormalizedEntailment(ScoreContext())
-    assert scorer.applies_to(case())
-    assert not scorer.applies_to(case(family="original"))
-    assert not scorer.applies_to(case(parent_example=None))
-    values = scorer.score_batch([(case(), response("x"))])
-    assert values[0].value is None and "no answers to the original examples" in values[0].details["reason"]
-
-
-# -- the both-variants rule ---------------------------------------------------------------------
-
-
-def ce_case(seed: str, variant: str) -> TestCase:
-    return case(id=f"{seed}-{variant}", family="context_enrich", parent_seed=seed, variant=variant)
-
-
-def score(
-    case_id: str, value: float | None, *, metric: str = "em", model: str = "mock/a", **extra: Any
-) -> Score:
-    return Score(
-        id=f"s-{case_id}-{metric}-{model}",
-        response_id=f"r-{case_id}-{model}",
-        test_case_id=case_id,
-        model=model,
-        setting=extra.get("setting", "open_book"),
-        family="context_enrich",
-        metric=metric,
-        value=value,
-    )
-
-
-def test_merge_variants_needs_both_variants_right() -> None:
-    cases = {
-        c.id: c for c in [ce_case(s, v) for s in ("s1", "s2", "s3", "s4") for v in ("question", "evidence")]
-    }
-    cases["other"] = case(id="other")
-    scores = [
-        score("s1-question", 1.0),
-        score("s1-evidence", 1.0),
-        score("s2-question", 1.0),
-        score("s2-evidence", 0.0),
-        score("s3-evidence", 1.0),  # the question variant has no score
-        score("s4-question", 0.5, metric="f1"),
-        score("s4-evidence", 0.8, metric="f1"),
-        score("s1-question", 0.0, model="mock/b"),
-        score("s1-evidence", None, model="mock/b"),
-        score("other", 1.0),
-    ]
-    merged = {(m.details["parent_seed"], m.model, m.metric): m for m in merge_variants(scores, cases)}
-    assert set(merged) == {
-        ("s1", "mock/a", "em_both"),
-        ("s2", "mock/a", "em_both"),
-        ("s3", "mock/a", "em_both"),
-        ("s4", "mock/a", "f1_both"),
-        ("s1", "mock/b", "em_both"),
-    }
-    assert merged[("s1", "mock/a", "em_both")].value == 1.0
-    assert merged[("s2", "mock/a", "em_both")].value == 0.0
-    assert merged[("s2", "mock/a", "em_both")].details["variants"] == {"question": 1.0, "evidence": 0.0}
-    assert merged[("s3", "mock/a", "em_both")].value is None
-    assert "question" in merged[("s3", "mock/a", "em_both")].details["reason"]
-    assert merged[("s4", "mock/a", "f1_both")].value == 0.5
-    assert merged[("s1", "mock/b", "em_both")].value is None
-    first = merged[("s1", "mock/a", "em_both")]
-    assert first.family == "context_enrich" and first.setting == "open_book"
-    assert first.test_case_id == "s1-question" and first.details["test_case_ids"] == [
-        "s1-question",
-        "s1-evidence",
-    ]
-    again = merge_variants(list(reversed(scores)), cases)
-    assert sorted(m.id for m in again) == sorted(m.id for m in merged.values())

@@ -1,0 +1,42 @@
+"""The ``context_enrich`` family (AutoDebug / ReEval Category 2): denser evidence, same answer.
+
+The generator (:mod:`halluforge.forge.context_enrich`) merges the supporting sentence with a
+summary of retrieved passages, once for question-focused and once for evidence-focused
+retrieval (``variant``). A correct response still gives the gold answer; ReEval §4.2 counts a
+question as correct only when both variants are answered correctly (the ``*_both`` metrics).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from halluforge.families.spec import CaseMetadata, Family
+
+
+class ContextEnrichMetadata(CaseMetadata):
+    """What the context-enrich generator records about each case."""
+
+    support: str | None = None
+    summary: str | None = None
+    retrieval_query: str | None = None
+    passages: list[dict[str, Any]] = Field(default_factory=list)
+    dropped_passages: int | list[Any] | None = None
+
+
+FAMILY = Family(
+    name="context_enrich",
+    paper="AutoDebug (Zhang et al. 2023) §3.3; ReEval (Yu et al. 2023) Category 2",
+    title="context_enrich: evidence enriched with related passages (AutoDebug/ReEval Category 2)",
+    correct_means="finds the gold answer in the enriched evidence (both retrieval variants for *_both)",
+    generator="halluforge.forge.context_enrich:ContextEnrich",
+    scorers=("entail",),
+    metrics=("norm_entail", "both_variants"),
+    metadata=ContextEnrichMetadata,
+    baseline="original",
+    # ReEval §4.2 order: question-focused retrieval first, then evidence-focused
+    options={"variants": ("question", "evidence")},
+)
+
+__all__ = ["FAMILY", "ContextEnrichMetadata"]

@@ -1,0 +1,84 @@
+"""The forge stage: each configured family's generator turns its inputs into test cases.
+
+Inputs already forged (recorded per stage in the store) are skipped, so a resumed run forges
+only what is missing. Units run on the run's executor; the generator model is reached through a
+:class:`~halluforge.executor.BatchingBackend`, so its calls share the answer stage's runner.
+With ``answer.include_originals``, every example some forged case came from is added as a case
+of the ``original`` family, the reference for before/after figures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from halluforge.executor import BatchingBackend
+from halluforge.families import Family
+from halluforge.families.original import NAME as ORIGINAL
+from halluforge.forge.base import ForgeContext, Generator
+from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
+from halluforge.stages.context import RunContext, StageCounts
+
+
+async def forge_stage(ctx: RunContext) -> StageCounts:
+    """Forge every family's inputs not yet done; store cases and skips as each unit finishes."""
+    seed_cases = ctx.store.all(SeedCase)
+    examples = ctx.store.all(Example)
+    llm = BatchingBackend(ctx.models.get(ctx.config.models.generator)) if ctx.generators else None
+    for name, generator in ctx.generators.items():
+        fctx = ForgeContext(llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases)
+        inputs = generator.inputs(fctx)
+        stage = f"forge:{name}"
+        done = ctx.store.done_keys(stage)
+        todo = [i for i in inputs if generator.input_id(i) not in done]
+        ctx.progress.start(stage, len(inputs))
+        finished = len(inputs) - len(todo)
+        ctx.progress.update(stage, finished)
+        spec = ctx.families[name]
+
+        def store(
+            unit: Any,
+            made: list[TestCase | Skip],
+            stage: str = stage,
+            spec: Family = spec,
+            generator: Generator = generator,
+        ) -> None:
+            nonlocal finished
+            cases = [m for m in made if isinstance(m, TestCase)]
+            for case in cases:
+                spec.check_metadata(case)
+            ctx.store.put(cases)
+            ctx.store.put([m for m in made if isinstance(m, Skip)])
+            ctx.store.mark_done(stage, [generator.input_id(unit)])
+            finished += 1
+            ctx.progress.update(stage, finished)
+
+        await ctx.executor.forge(generator, todo, fctx, store)
+        ctx.progress.finish(stage)
+    if ctx.config.answer.include_originals:
+        add_originals(ctx, seed_cases)
+    return {}
+
+
+def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
+    """The unperturbed example behind every forged case, answered for before/after figures."""
+    by_example = {s.example.id: s.example for s in seed_cases}
+    wanted = {c.parent_example for c in ctx.store.iter(TestCase) if c.family != ORIGINAL}
+    ctx.store.put(
+        [
+            TestCase(
+                id=stable_id(ORIGINAL, example.id),
+                family=ORIGINAL,
+                question=example.question,
+                context=example.evidence,
+                expected=list(example.answers),
+                parent_example=example.id,
+                checks={"from_source": True},
+                provenance=Provenance(fields={"context": FieldProvenance(path="source")}),
+            )
+            for example_id, example in by_example.items()
+            if example_id in wanted
+        ]
+    )
+
+
+__all__ = ["add_originals", "forge_stage"]

@@ -1,0 +1,73 @@
+"""The load stage: read every data source, apply the filters, store examples and ready-made cases."""
+
+from __future__ import annotations
+
+from halluforge.config import DataSource
+from halluforge.data import LOADERS
+from halluforge.errors import ConfigError, DataError
+from halluforge.records import Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
+from halluforge.stages.context import RunContext, StageCounts
+
+
+def read_source(source: DataSource) -> list[Example]:
+    """Every example of one data source, up to its ``limit``; an empty source is an error."""
+    if source.loader != "bundled" and not source.path:
+        raise ConfigError(f"data source with loader {source.loader!r} has no path", hint="add path: FILE")
+    loader = LOADERS.get(source.loader)
+    examples = list(loader(source))
+    if not examples:
+        raise DataError("no examples", path=source.path or source.loader, hint="check the file and fields")
+    if source.limit is not None:
+        examples = examples[: source.limit]
+    return examples
+
+
+def ready_case(family: str, example: Example) -> TestCase:
+    """A test case taken as it is from a source (e.g. ReEval's released Category 1 file)."""
+    provenance = Provenance(
+        fields={
+            "context": FieldProvenance(path="source", method=example.source),
+            "expected": FieldProvenance(path="source", method=example.source),
+        }
+    )
+    return TestCase(
+        id=stable_id("ready", family, example.id),
+        family=family,
+        question=example.question,
+        context=example.evidence,
+        expected=list(example.answers),
+        parent_example=example.id,
+        provenance=provenance,
+        checks={"from_source": True},
+        metadata={"source": example.source, **example.metadata},
+    )
+
+
+async def load_stage(ctx: RunContext) -> StageCounts:
+    """Store the examples to forge from, the ready-made test cases, and every filtered-out item."""
+    from halluforge.data.filters import apply_filters
+
+    ctx.progress.start("load", len(ctx.config.data))
+    examples: list[Example] = []
+    ready: list[TestCase] = []
+    skips: list[Skip] = []
+    for index, source in enumerate(ctx.config.data):
+        loaded = read_source(source)
+        if source.test_cases:
+            spec = ctx.families[source.test_cases]
+            for case in (ready_case(source.test_cases, e) for e in loaded):
+                spec.check_metadata(case)
+                ready.append(case)
+        else:
+            kept, dropped = apply_filters(loaded, ctx.config.filters)
+            examples.extend(kept)
+            skips.extend(dropped)
+        ctx.progress.update("load", index + 1)
+    ctx.store.put(examples)
+    ctx.store.put(ready)
+    ctx.store.put(skips)
+    ctx.progress.finish("load")
+    return {"examples": len(examples), "ready_test_cases": len(ready), "load_skips": len(skips)}
+
+
+__all__ = ["load_stage", "read_source", "ready_case"]

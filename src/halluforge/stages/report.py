@@ -1,0 +1,122 @@
+"""The report stage: counts, summary rows with confidence intervals, the report, and exports.
+
+Reads stored rows only (scores, derived scores included); never scores. Writes into the run
+directory: ``summary.json`` (rows with CIs, notes, counts, analyses), ``summary.md`` (the report
+model rendered as Markdown), ``test_cases.jsonl`` and ``responses.jsonl``. Counts cover what
+users need to trust the figures: seed-case buckets, test cases per family and their validity,
+which path (LLM or a named fallback) produced each generated field, every skipped input by
+reason, and failed responses by error type.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from halluforge.metrics.layer import Joined, summarize
+from halluforge.records import Response, Score, SeedCase, Skip, TestCase
+from halluforge.reports.build import ReportInputs, build_report
+from halluforge.reports.markdown import render_markdown
+from halluforge.reports.model import Report
+from halluforge.reports.summary import Summary, write_summary
+from halluforge.stages.context import RunContext, StageCounts
+
+
+def forge_counts(cases: list[TestCase]) -> dict[str, Any]:
+    """Per family: cases, valid cases, and per generated field the paths that produced it."""
+    out: dict[str, Any] = {}
+    for family in sorted({c.family for c in cases}):
+        mine = [c for c in cases if c.family == family]
+        paths: dict[str, Counter[str]] = defaultdict(Counter)
+        for case in mine:
+            for field_name, prov in case.provenance.fields.items():
+                label = (
+                    prov.path if not prov.method or prov.path == "source" else f"{prov.path}:{prov.method}"
+                )
+                paths[field_name][label] += 1
+        out[family] = {
+            "test_cases": len(mine),
+            "valid": sum(1 for c in mine if c.valid),
+            "all_fields_from_llm": sum(1 for c in mine if c.provenance.used_llm_only),
+            "paths": {k: dict(v) for k, v in sorted(paths.items())},
+        }
+    return out
+
+
+def seed_counts(seeds: list[SeedCase]) -> dict[str, int]:
+    """How many seed cases fell in each AutoDebug status bucket."""
+    counts: Counter[str] = Counter(s.bucket or "error" for s in seeds)
+    return dict(sorted(counts.items()))
+
+
+def skip_counts(skips: list[Skip]) -> dict[str, dict[str, int]]:
+    """Skipped inputs by stage and reason."""
+    out: dict[str, Counter[str]] = defaultdict(Counter)
+    for skip in skips:
+        out[skip.stage][skip.reason.split(":")[0]] += 1
+    return {stage: dict(c) for stage, c in sorted(out.items())}
+
+
+def notes(scores: list[Score]) -> list[str]:
+    """One line per metric that was not computed for some responses, with the reason."""
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    for score in scores:
+        if score.value is None:
+            reasons[score.metric][str(score.details.get("reason", "not computed"))] += 1
+    return [
+        f"{metric}: {n} not computed - {reason}"
+        for metric, counter in sorted(reasons.items())
+        for reason, n in counter.most_common()
+    ]
+
+
+def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]) -> StageCounts:
+    """The counts of everything the store holds for this run."""
+    failed = [r for r in responses if r.error]
+    by_error = Counter((r.error or "").split(":")[0].strip()[:80] or "unknown" for r in failed)
+    return {
+        "test_cases": len(cases),
+        "responses": len(responses),
+        "responses_failed": len(failed),
+        "responses_failed_by_error": dict(by_error.most_common()),
+        "responses_cached": sum(1 for r in responses if r.cached),
+        "seed_buckets": seed_counts(ctx.store.all(SeedCase)),
+        "forge": forge_counts(cases),
+        "skips": skip_counts(ctx.store.all(Skip)),
+    }
+
+
+def make_report(ctx: RunContext, counts: StageCounts) -> tuple[Summary, Report]:
+    """Aggregate the stored scores into the summary and build the report model."""
+    config = ctx.config.score
+    cases = ctx.store.all(TestCase)
+    responses = ctx.store.all(Response)
+    joined = Joined.build(cases, responses, ctx.store.all(Score))
+    rows = summarize(
+        joined.scores, n_boot=config.bootstrap, confidence=config.confidence, seed=ctx.config.seed
+    )
+    summary = Summary(
+        rows=rows,
+        notes=notes(joined.scores),
+        counts={**counts, **run_counts(ctx, cases, responses)},
+        confidence=config.confidence,
+    )
+    families = {name: spec for name, spec in ctx.families.items()}
+    report = build_report(ReportInputs(summary, joined, config.bootstrap, ctx.config.seed), families)
+    for section in report.sections:
+        if section.data:
+            summary.counts["analyses"] = section.data
+    return summary, report
+
+
+async def report_stage(ctx: RunContext, counts: StageCounts) -> tuple[Summary, Report]:
+    """Write summary.json, summary.md and the JSONL exports; return the summary and report."""
+    summary, report = make_report(ctx, counts)
+    write_summary(summary, ctx.run_dir)
+    (ctx.run_dir / "summary.md").write_text(render_markdown(report), encoding="utf-8")
+    ctx.store.export_jsonl(TestCase, ctx.run_dir / "test_cases.jsonl")
+    ctx.store.export_jsonl(Response, ctx.run_dir / "responses.jsonl")
+    return summary, report
+
+
+__all__ = ["forge_counts", "make_report", "notes", "report_stage", "run_counts", "seed_counts", "skip_counts"]
