@@ -75,6 +75,7 @@ from halluforge.forge.validate import (
 from halluforge.prompts import Template
 from halluforge.records import (
     Completion,
+    Edit,
     Example,
     FieldProvenance,
     Provenance,
@@ -182,6 +183,7 @@ class AnswerSwap(Generator):
                 expected=[new],
                 original_answers=list(example.answers),
                 original_context=evidence,
+                edits=[Edit.locate("context", old, new, context)],
                 parent_seed=item.id if isinstance(item, SeedCase) else None,
                 parent_example=example.id,
                 provenance=Provenance(

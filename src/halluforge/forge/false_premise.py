@@ -37,7 +37,7 @@ from pydantic import Field
 from halluforge.data.kb import EntityType, KBFormat, KBIndex, PredicateFacts, bundled_kb
 from halluforge.errors import ConfigError
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
-from halluforge.records import FieldProvenance, Provenance, Skip, TestCase, stable_id
+from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
 
 Side = Literal["subject", "object"]
 TEMPLATES_NAME = "false_premise/templates.yaml"
@@ -425,6 +425,7 @@ class FalsePremise(Generator):
             reference=answer,
             expected=[],
             variant=spec.predicate,
+            edits=[Edit.locate("question", valid[side], new_name, question)],
             provenance=Provenance(
                 template_hashes=self.template_hashes(),
                 fields={

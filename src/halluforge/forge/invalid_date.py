@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
-from halluforge.records import Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
+from halluforge.records import Edit, Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
 from halluforge.text import MONTH_NAMES
 
 Kind = Literal["invalid_day", "future_year"]
@@ -79,6 +79,11 @@ class DateEdit:
     new: str
     reference: str
     details: dict[str, Any]
+
+    @property
+    def end_after(self) -> int:
+        """Where the new text ends in the edited question."""
+        return self.start + len(self.new)
 
 
 def is_leap(year: int) -> bool:
@@ -230,6 +235,15 @@ class InvalidDate(Generator):
             original_answers=list(example.answers),
             parent_example=example.id,
             variant=edit.kind,
+            edits=[
+                Edit(
+                    field="question",
+                    old=edit.old,
+                    new=edit.new,
+                    start=edit.start,
+                    end=edit.start + len(edit.new),
+                )
+            ],
             provenance=Provenance(
                 fields={
                     "question": FieldProvenance(path="rule", method=edit.kind),
