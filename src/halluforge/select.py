@@ -15,19 +15,23 @@ from collections.abc import Callable, Sequence
 from halluforge.backends.base import Backend
 from halluforge.config import SelectConfig
 from halluforge.executor import Executor, LocalExecutor
+from halluforge.metrics.match import is_exact
 from halluforge.prompts import load_template
 from halluforge.records import Completion, Example, Message, Request, SeedCase, stable_id
 from halluforge.runner import ProgressHook
-from halluforge.text import contains_answer, normalize_answer
+from halluforge.text import contains_answer
 
 SELECT_TEMPLATES = ("select/closed_book", "select/open_book")
 
 
 def is_correct(output: str, answers: Sequence[str], match: str) -> bool:
-    """Correctness of one output against gold answers by ``em`` or ``hit``."""
+    """Correctness of one output against gold answers by ``em`` or ``hit``, read as their scorers read it.
+
+    ``em`` strips answer lead-ins ("Answer:", "The answer is") like the ``em`` scorer, so a
+    seed's bucket and its score agree.
+    """
     if match == "em":
-        normalized = normalize_answer(output)
-        return any(normalized == normalize_answer(a) for a in answers)
+        return is_exact(output, tuple(answers))
     return any(contains_answer(output, a) for a in answers)
 
 

@@ -84,6 +84,11 @@ def token_f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def is_exact(text: str, answers: list[str] | tuple[str, ...]) -> bool:
+    """Whether ``text`` exactly matches some answer the way the ``em`` scorer reads it (lead-ins stripped)."""
+    return any(exact_match(form, gold) == 1.0 for form, _ in _candidates(text) for gold in answers)
+
+
 class _BestOverGolds(Scorer):
     """Shared loop: best value over (response forms) x (expected answers)."""
 
@@ -141,4 +146,4 @@ class Hit(Scorer):
         return ScoreValue(0.0)
 
 
-__all__ = ["ExactMatch", "Hit", "TokenF1", "exact_match", "strip_answer_prefix", "token_f1"]
+__all__ = ["ExactMatch", "Hit", "TokenF1", "exact_match", "is_exact", "strip_answer_prefix", "token_f1"]
