@@ -299,6 +299,10 @@ class AnswerSwap(Generator):
         rejected.append(f"no {answer_type} answer in the dataset's pool")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
 
+    def prepare(self, ctx: ForgeContext) -> None:
+        """Build the same-type answer pool once, before the units are forged."""
+        self._pool(ctx)
+
     def _pool(self, ctx: ForgeContext) -> dict[AnswerType, list[str]]:
         """The dataset's answers by type, built once per forge context."""
         key = f"answer_swap:pool:{self.opts.max_answer_words}"

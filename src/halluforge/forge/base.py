@@ -112,6 +112,14 @@ class Generator(abc.ABC):
         """Template name → hash, for the manifest and provenance."""
         return {name: t.sha256 for name, t in self.templates().items()}
 
+    def prepare(self, ctx: ForgeContext) -> None:
+        """Build shared resources once, before any unit is forged (default: nothing).
+
+        Put them in ``ctx.resources`` as plain values, or open them from a path (an index
+        folder, a KB file): an executor that ships units to other processes ships the
+        resources with the context, never a live engine.
+        """
+
     def buckets(self) -> tuple[str, ...]:
         """Seed status buckets this generator consumes (from options when it has ``buckets``)."""
         return tuple(getattr(self.options, "buckets", ()))

@@ -26,6 +26,7 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     llm = BatchingBackend(ctx.models.get(ctx.config.models.generator)) if ctx.generators else None
     for name, generator in ctx.generators.items():
         fctx = ForgeContext(llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases)
+        generator.prepare(fctx)
         inputs = generator.inputs(fctx)
         stage = f"forge:{name}"
         done = ctx.store.done_keys(stage)
