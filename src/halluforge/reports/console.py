@@ -22,8 +22,9 @@ def rich_table(table: Table) -> RichTable:
     out = RichTable(title=Text(table.title) if table.title else None, title_justify="left")
     for i, column in enumerate(table.columns):
         out.add_column(Text(column), justify="right" if table.alignment(i) == "right" else "left")
-    for row in table.rows:
-        out.add_row(*(Text(cell) for cell in row))
+    strong = set(table.strong)
+    for r, row in enumerate(table.rows):
+        out.add_row(*(Text(cell, style="bold" if (r, c) in strong else "") for c, cell in enumerate(row)))
     return out
 
 

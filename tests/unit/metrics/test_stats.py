@@ -9,14 +9,8 @@ import numpy as np
 import pytest
 
 from halluforge.errors import ConfigError, DataError
-from halluforge.metrics.stats import (
-    bootstrap_ci,
-    latest_scores,
-    paired_t_test,
-    regularized_beta,
-    summarize,
-    t_two_sided_p,
-)
+from halluforge.metrics.layer import latest_scores, summarize
+from halluforge.metrics.stats import bootstrap_ci, paired_t_test
 from halluforge.records import Score
 
 
@@ -66,20 +60,21 @@ def test_bootstrap_rejects_bad_input() -> None:
         bootstrap_ci([1.0], n_boot=0)
 
 
-def test_regularized_beta_closed_forms() -> None:
-    # I_x(1, 1) = x; I_x(a, 1) = x^a; I_x(1, b) = 1 - (1 - x)^b
-    assert regularized_beta(1, 1, 0.3) == pytest.approx(0.3)
-    assert regularized_beta(3, 1, 0.4) == pytest.approx(0.4**3)
-    assert regularized_beta(1, 2.5, 0.7) == pytest.approx(1 - 0.3**2.5)
-
-
-def test_t_p_values_closed_forms() -> None:
-    # df = 1 is the Cauchy distribution: P(|T| > 1) = 0.5; df = 2: p = 1 - t / sqrt(2 + t^2)
-    assert t_two_sided_p(1.0, 1) == pytest.approx(0.5)
-    assert t_two_sided_p(math.sqrt(2), 2) == pytest.approx(1 - math.sqrt(2) / 2)
-    assert t_two_sided_p(0.0, 10) == pytest.approx(1.0)
-    # large df tends to the normal: |z| = 1.96 -> 0.05
-    assert t_two_sided_p(1.959964, 100000) == pytest.approx(0.05, abs=1e-4)
+def test_paired_t_p_values_closed_forms() -> None:
+    # the p-value closed forms the hand-written t distribution was checked against, now through
+    # paired_t_test: df = 1 is the Cauchy distribution, P(|T| > 1) = 0.5
+    t, p = paired_t_test([1.0, 3.0], [0.0, 0.0])  # diffs 1, 3: mean 2, sd sqrt(2), t = 2 / 1 = 2
+    assert t == pytest.approx(2.0)
+    assert p == pytest.approx(1 - 2 * math.atan(2.0) / math.pi)
+    t, p = paired_t_test([0.0, 2.0], [0.0, 0.0])  # diffs 0, 2: mean 1, se 1, t = 1
+    assert t == pytest.approx(1.0) and p == pytest.approx(0.5)
+    # df = 2: p = 1 - t / sqrt(2 + t^2); diffs 0, 1, 2: mean 1, se 1 / sqrt(3), t = sqrt(3)
+    t, p = paired_t_test([0.0, 1.0, 2.0], [0.0, 0.0, 0.0])
+    assert t == pytest.approx(math.sqrt(3))
+    assert p == pytest.approx(1 - math.sqrt(3) / math.sqrt(5))
+    # a zero mean difference with spread: t = 0, p = 1
+    t, p = paired_t_test([1.0, 0.0, 2.0], [0.0, 1.0, 2.0])
+    assert t == pytest.approx(0.0) and p == pytest.approx(1.0)
 
 
 def test_paired_t_test_by_hand() -> None:

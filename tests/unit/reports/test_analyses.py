@@ -6,15 +6,18 @@ import json
 
 import pytest
 
+from halluforge.metrics.layer import Joined
 from halluforge.records import Provenance, Score, TestCase
-from halluforge.reports.summary import Summary, SummaryRow
-from halluforge.reports.tables import (
+from halluforge.reports.analyses import (
+    analyses_section,
     answer_position,
     answer_position_breakdown,
     few_shot_delta,
-    render_analyses,
     transferability_matrix,
 )
+from halluforge.reports.markdown import render_section
+from halluforge.reports.model import Table
+from halluforge.reports.summary import Summary, SummaryRow
 
 
 def _case(cid: str, generator: str | None = None, position: object = None) -> TestCase:
@@ -44,6 +47,10 @@ def _score(
     )
 
 
+def _joined(scores: list[Score], cases: list[TestCase]) -> Joined:
+    return Joined.build(cases, [], scores)
+
+
 def test_transferability_by_hand() -> None:
     cases = [_case("a1", "A"), _case("a2", "A"), _case("b1", "B"), _case("r1", None)]
     scores = [
@@ -61,9 +68,17 @@ def test_transferability_by_hand() -> None:
         _score("a1", "A", 0.0, metric="em"),
         _score("a1", "A", 0.0, setting="opinion"),
     ]
-    analysis = transferability_matrix(scores, cases)
+    analysis = transferability_matrix(_joined(scores, cases))
     cells = {(c["generator"], c["target"]): c for c in analysis.data["cells"]}
-    assert cells[("A", "A")] == {"generator": "A", "target": "A", "attack": "self", "mean": 0.5, "n": 2}
+    assert cells[("A", "A")] == {
+        "generator": "A",
+        "target": "A",
+        "attack": "self",
+        "mean": 0.5,
+        "n": 2,
+        "ci_low": None,  # no bootstrap asked for
+        "ci_high": None,
+    }
     assert cells[("A", "B")]["attack"] == "cross" and cells[("A", "B")]["mean"] == 1.0
     assert cells[("B", "A")]["mean"] == 0.0 and cells[("B", "B")]["attack"] == "self"
     assert cells[("(no generator)", "A")]["attack"] == "none"
@@ -74,15 +89,27 @@ def test_transferability_by_hand() -> None:
     assert "| A | **50.0 (n=2)** | 100.0 (n=2) |" in md
     assert "| B | 0.0 (n=1) | **100.0 (n=1)** |" in md
     assert "| (no generator) | 100.0 (n=1) | - |" in md
+    assert "Bold cells are self-attacks (the target model forged the test cases)." in md
+    assert "- Note: Self-attack mean: 66.7 (n=3)." in md
+    assert "- Note: Cross-attack mean: 66.7 (n=3)." in md
+    assert md.startswith("### Transferability: Hit (%), open_book\n")
+    # scores of the right metric and setting but without a test case are counted, not used
+    stray = _score("zz", "A", 1.0)
+    assert transferability_matrix(_joined([*scores, stray], cases)).data["scores_without_test_case"] == 1
     json.dumps(analysis.data)  # JSON-able
 
 
 def test_transferability_all_settings_and_empty() -> None:
     cases = [_case("a1", "A")]
     scores = [_score("a1", "A", 1.0), _score("a1", "A", 0.0, setting="opinion")]
-    pooled = transferability_matrix(scores, cases, setting=None)
+    pooled = transferability_matrix(_joined(scores, cases), setting=None)
     assert pooled.data["cells"][0]["mean"] == 0.5 and pooled.data["cells"][0]["n"] == 2
-    empty = transferability_matrix([], cases)
+    assert "all settings" in pooled.markdown
+    # with a bootstrap the cells carry an interval around the mean
+    boot = transferability_matrix(_joined(scores, cases), setting=None, n_boot=200, seed=1)
+    cell = boot.data["cells"][0]
+    assert cell["ci_low"] <= cell["mean"] == 0.5 <= cell["ci_high"]
+    empty = transferability_matrix(_joined([], cases))
     assert empty.data["cells"] == [] and "No scores to compare." in empty.markdown
 
 
@@ -122,7 +149,7 @@ def test_answer_position_breakdown_by_hand() -> None:
         _score("f1", "M", 1.0, setting="few_shot"),
         _score("f1", "M", 0.0, setting="closed_book"),  # setting not asked for
     ]
-    analysis = answer_position_breakdown(scores, cases)
+    analysis = answer_position_breakdown(_joined(scores, cases))
     cells = {(c["model"], c["setting"], c["position"]): (c["mean"], c["n"]) for c in analysis.data["cells"]}
     assert cells == {
         ("M", "few_shot", "first"): (1.0, 1),
@@ -135,8 +162,8 @@ def test_answer_position_breakdown_by_hand() -> None:
     md = analysis.markdown
     assert "| M | open_book | 50.0 (n=2) | 100.0 (n=1) | 0.0 (n=1) |" in md
     assert "| M | few_shot | 100.0 (n=1) | - | - |" in md
-    assert "first 2 (50.0%), middle 1 (25.0%), last 1 (25.0%)" in md
-    assert "1 test cases have no recorded answer position" in md
+    assert "- Note: Test cases by answer position: first 2 (50.0%), middle 1 (25.0%), last 1 (25.0%)." in md
+    assert "- Note: 1 test cases have no recorded answer position and are left out." in md
     json.dumps(analysis.data)
 
 
@@ -171,7 +198,11 @@ def test_few_shot_delta_by_hand() -> None:
     assert "| Model | Δ EM | Δ F1 |" in md
     assert "| A | +6.6 | -5.0 |" in md
     assert "| A | -20.0 |" in md
-    assert md.index("**answer_swap**") < md.index("**context_enrich**")
+    # one titled table per family, families sorted
+    title = "### Few-shot delta: few_shot_adversarial minus few_shot (percentage points)"
+    assert md.index(f"{title}: answer_swap") < md.index(f"{title}: context_enrich")
+    tables = [b for b in analysis.blocks if isinstance(b, Table)]
+    assert [t.rows for t in tables] == [[["A", "+6.6", "-5.0"]], [["A", "-20.0"]]]
     json.dumps(analysis.data)
 
 
@@ -185,10 +216,13 @@ def test_render_analyses_includes_only_what_the_run_has() -> None:
     cases = [_case("a1", "A", position="first"), _case("a2", "A", position="last")]
     scores = [_score("a1", "A", 1.0), _score("a2", "A", 0.0), _score("a1", "B", 1.0)]
     summary = Summary(rows=[_row("A", "few_shot", "em", 0.4), _row("A", "few_shot_adversarial", "em", 0.5)])
-    analysis = render_analyses(scores, cases, summary)
-    assert set(analysis.data) == {"transferability", "answer_position", "few_shot_delta"}
-    assert analysis.markdown.startswith("## Analyses\n")
-    assert "### Transferability" in analysis.markdown and "| A | +10.0 |" in analysis.markdown
+    section = analyses_section(_joined(scores, cases), summary)
+    assert section is not None
+    assert set(section.data) == {"transferability", "answer_position", "few_shot_delta"}
+    markdown = render_section(section)
+    assert markdown.startswith("## Analyses\n")
+    assert "### Transferability" in markdown and "| A | +10.0 |" in markdown
+    assert markdown.index("### Transferability") < markdown.index("### Answer position")
+    assert markdown.index("### Answer position") < markdown.index("### Few-shot delta")
     ready_made = [_case("r1")]
-    none = render_analyses([_score("r1", "A", 1.0)], ready_made, Summary())
-    assert none == ("", {})
+    assert analyses_section(_joined([_score("r1", "A", 1.0)], ready_made), Summary()) is None

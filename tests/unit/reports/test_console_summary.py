@@ -1,20 +1,43 @@
-"""The rich console view of a summary."""
+"""The console view of a report: rich tables on a terminal, the Markdown text anywhere else."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from rich.console import Console
 
-from halluforge.reports.console import print_summary
+from halluforge.families import FAMILIES, Family
+from halluforge.metrics.layer import Joined
+from halluforge.reports.build import ReportInputs, build_report
+from halluforge.reports.console import print_report
+from halluforge.reports.markdown import render_markdown
 from halluforge.reports.summary import Summary, SummaryRow
 
 
-def _render(summary: Summary) -> str:
-    console = Console(record=True, width=160, color_system=None)
-    print_summary(summary, console)
+def _families() -> dict[str, Family]:
+    return {name: FAMILIES.get(name) for name in FAMILIES.names()}
+
+
+def _render(summary: Summary, *, terminal: bool) -> str:
+    console = Console(record=True, width=160, color_system=None, force_terminal=terminal)
+    assert console.is_terminal is terminal
+    report = build_report(ReportInputs(summary, Joined.build([], [], [])), _families())
+    print_report(report, console)
     return console.export_text()
 
 
-def test_console_prints_table_notes_and_counts() -> None:
+def _rows(text: str) -> list[list[str]]:
+    """The cells of every table row, rich (│) or Markdown (unescaped |)."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("│") or line.startswith("|"):
+            out.append([c.strip() for c in re.split(r"│|(?<!\\)\|", line)[1:-1]])
+    return out
+
+
+def _summary() -> Summary:
     rows = [
         SummaryRow(
             family="answer_swap",
@@ -42,19 +65,38 @@ def test_console_prints_table_notes_and_counts() -> None:
         "forge": {"answer_swap": {"test_cases": 4, "valid": 3}},
         "skips": {"load": {"too_long": 2, "dup": 1}},
     }
-    text = _render(
-        Summary(rows=rows, notes=["em: 1 not computed - response failed"], counts=counts, confidence=0.9)
-    )
+    return Summary(rows=rows, notes=["em: 1 not computed - response failed"], counts=counts, confidence=0.9)
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_console_prints_table_notes_and_counts(terminal: bool) -> None:
+    text = _render(_summary(), terminal=terminal)
     assert "m[bold]x" in text  # user text is not taken as markup
     assert "40.0 ±10.0" in text and "20.0" in text
     assert "Zero-shot" in text and "Few-shot" in text and "Open-book" in text
     assert "90% bootstrap" in text
-    assert "note: Entail. not computed: no NLI model configured" in text
-    assert "note: em: 1 not computed - response failed" in text
-    assert "seed cases: closed_wrong_open_right 3" in text
-    assert "test cases: answer_swap 3/4 valid" in text
-    assert "skipped inputs: 3" in text
+    rows = _rows(text)
+    assert ["m[bold]x", "Open-book", "40.0 ±10.0", "-", "20.0", "-"] in rows
+    # table notes: "note: ..." lines on a terminal, "- Note: ..." lines in the Markdown
+    prefix = "note: " if terminal else "- Note: "
+    assert f"{prefix}Entail. not computed: no NLI model configured" in text
+    assert f"{prefix}Norm. Entail. not computed: no norm_entail scores in this run" in text
+    # the run's own notes, in their section
+    assert "- em: 1 not computed - response failed" in text
+    # counts: seed buckets, test cases per family (valid of all), skipped inputs by reason
+    assert ["closed_wrong_open_right", "3"] in rows
+    assert ["answer_swap", "4", "3", "-"] in rows
+    assert rows.index(["load", "too_long", "2"]) + 1 == rows.index(["load", "dup", "1"])  # 3 skipped
+    order = ["Seed cases by status bucket", "Test cases by family", "Skipped inputs by reason"]
+    assert [text.index(title) for title in order] == sorted(text.index(title) for title in order)
 
 
-def test_console_without_scores() -> None:
-    assert "No scores in this run." in _render(Summary())
+def test_console_off_a_terminal_prints_the_markdown() -> None:
+    summary = _summary()
+    report = build_report(ReportInputs(summary, Joined.build([], [], [])), _families())
+    assert _render(summary, terminal=False).rstrip("\n") == render_markdown(report).rstrip("\n")
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_console_without_scores(terminal: bool) -> None:
+    assert "No scores in this run." in _render(Summary(), terminal=terminal)

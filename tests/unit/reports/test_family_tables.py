@@ -9,17 +9,19 @@ from pathlib import Path
 import pytest
 
 from halluforge.errors import DataError
-from halluforge.metrics.stats import summarize
+from halluforge.families import FAMILIES, Family
+from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import Score
+from halluforge.reports.build import SECTIONS, ReportInputs, build_report
+from halluforge.reports.markdown import cell_text, render_block, render_markdown, render_table
+from halluforge.reports.model import Paragraph, Table
 from halluforge.reports.summary import Summary, SummaryRow, load_summary, write_summary
 from halluforge.reports.tables import (
-    cell_text,
+    count_tables,
+    family_table,
     format_value,
     metric_label,
     order_metrics,
-    render_counts,
-    render_family_table,
-    render_summary_markdown,
 )
 
 
@@ -40,6 +42,25 @@ def _row(
         ci_high=high,
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _families() -> dict[str, Family]:
+    return {name: FAMILIES.get(name) for name in FAMILIES.names()}
+
+
+def render_family_table(summary: Summary, family: str) -> str:
+    """One family's table as Markdown, with its spec's expected metrics (the old API's output)."""
+    spec = FAMILIES.get(family) if family in FAMILIES else None
+    return render_table(family_table(summary, family, spec))
+
+
+def render_summary_markdown(summary: Summary) -> str:
+    """The whole ``summary.md`` of a run without test cases or responses."""
+    return render_markdown(build_report(ReportInputs(summary, Joined.build([], [], [])), _families()))
+
+
+def render_counts(counts: dict[str, object]) -> str:
+    return "\n".join(render_block(t) for t in count_tables(counts))
 
 
 def _table_lines(markdown: str) -> list[list[str]]:
@@ -132,6 +153,12 @@ def test_family_table_note_lines(summary: Summary) -> None:
     assert "- Note: Hit: 2 of 100 responses have no value (response failed: 2)" in notes
     # the family's own metric that never ran at all is named too
     assert "- Note: Norm. Entail. not computed: no norm_entail scores in this run" in notes
+    # the same notes on the report model, unprefixed, with the caption kept apart
+    table = family_table(summary, "answer_swap", FAMILIES.get("answer_swap"))
+    assert [f"- Note: {n}" for n in table.notes] == notes
+    assert table.caption is not None and table.caption.startswith("Percentages;")
+    # without a spec only the metrics the run has are noted
+    assert not any("Norm. Entail." in n for n in family_table(summary, "answer_swap").notes)
 
 
 def test_note_lists_every_reason_when_a_metric_has_no_value_at_all() -> None:
@@ -151,7 +178,11 @@ def test_family_table_without_few_shot_has_one_block() -> None:
     summary = Summary(rows=[_row("m", "open_book", "em", 0.5, family="false_premise")])
     header = _table_lines(render_family_table(summary, "false_premise"))[0]
     assert header == ["Model", "Method", "Zero-shot EM"]
-    assert render_family_table(summary, "claims") == "No scores for claims.\n"
+    # a family that asked for a table but has no rows gets a line instead of an empty table
+    inputs = ReportInputs(summary, Joined.build([], [], []))
+    blocks = SECTIONS["table"].build(inputs, {"claims": None})
+    assert blocks == [Paragraph(text="No scores for claims.")]
+    assert "".join(render_block(b) for b in blocks) == "No scores for claims.\n"
 
 
 def test_unknown_settings_and_metrics_get_their_own_row_and_column() -> None:
@@ -183,7 +214,10 @@ def test_metric_order_and_labels() -> None:
 def test_cells_are_escaped() -> None:
     assert cell_text("a|b\nc") == "a\\|b c"
     rows = [_row("evil|model", "open_book", "em", 0.5)]
-    markdown = render_family_table(Summary(rows=rows), "answer_swap")
+    # the model keeps the raw text; the Markdown renderer escapes it
+    table = family_table(Summary(rows=rows), "answer_swap")
+    assert isinstance(table, Table) and table.rows[0][0] == "evil|model"
+    markdown = render_table(table)
     assert "evil\\|model" in markdown
     assert len(_table_lines(markdown)[2]) == 3
 
