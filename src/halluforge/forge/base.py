@@ -112,7 +112,7 @@ class Generator(abc.ABC):
         """Template name → hash, for the manifest and provenance."""
         return {name: t.sha256 for name, t in self.templates().items()}
 
-    def prepare(self, ctx: ForgeContext) -> None:
+    def prepare(self, ctx: ForgeContext) -> None:  # noqa: B027 - optional hook, default is a no-op
         """Build shared resources once, before any unit is forged (default: nothing).
 
         Put them in ``ctx.resources`` as plain values, or open them from a path (an index

@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from halluforge.metrics import SCORERS
 from halluforge.metrics.stats import bootstrap_ci, check_options
 from halluforge.records import Response, Score, TestCase, stable_id
 from halluforge.registry import Registry
@@ -329,6 +330,16 @@ def aggregate(
     return out
 
 
+def direction(metric: str) -> bool | None:
+    """Whether a higher value of ``metric`` is better, as its scorer or derived metric declares."""
+    base = metric.removesuffix(BothVariants.SUFFIX)
+    if base in SCORERS:
+        return SCORERS.get(base).higher_is_better
+    if base in METRICS:
+        return METRICS.get(base).higher_is_better
+    return None
+
+
 def summarize(
     scores: Iterable[Score], *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0
 ) -> list[SummaryRow]:
@@ -355,6 +366,7 @@ def summarize(
             ci_high=g.ci_high,
             n_missing=g.n_missing,
             missing_reasons=g.missing_reasons,
+            higher_is_better=direction(str(g.key[3])),
         )
         for g in groups
     ]
@@ -375,6 +387,7 @@ __all__ = [
     "category_of",
     "derive_order",
     "derived_score",
+    "direction",
     "latest_scores",
     "summarize",
 ]

@@ -35,6 +35,7 @@ class SummaryRow(BaseModel):
     ci_low: float | None = Field(default=None, description="lower CI bound; None without bootstrap")
     ci_high: float | None = Field(default=None, description="upper CI bound; None without bootstrap")
     n_missing: int = Field(default=0, description="responses whose value is None")
+    higher_is_better: bool | None = Field(default=None, description="direction, when the metric declares it")
     missing_reasons: dict[str, int] = Field(default_factory=dict, description="reason -> count")
 
     @property
