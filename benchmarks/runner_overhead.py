@@ -90,10 +90,10 @@ async def bare(base_url: str, n: int, concurrency: int) -> float:
 
 
 async def ours(base_url: str, n: int, concurrency: int, workdir: Path, repeat: int) -> float:
-    from halluforge.answer import answer_stage
     from halluforge.config import load_config
-    from halluforge.pipeline import Pipeline
+    from halluforge.pipeline import open_context
     from halluforge.records import Response, TestCase, stable_id
+    from halluforge.stages.answer import answer_stage
 
     config = load_config(
         None,
@@ -108,18 +108,19 @@ async def ours(base_url: str, n: int, concurrency: int, workdir: Path, repeat: i
         },
         environ={},
     )
-    pipeline = Pipeline(config)
+    ctx = open_context(config)
     cases = [
         TestCase(id=stable_id("bench", i), family="answer_swap", question=q, context=c, expected=["Ostra"])
         for i, (c, q) in enumerate(prompts(n))
     ]
-    pipeline.store.put(cases)
+    ctx.store.put(cases)
     started = time.perf_counter()
-    await answer_stage(pipeline)
+    await answer_stage(ctx)
     seconds = time.perf_counter() - started
-    stored = pipeline.store.count(Response)
-    failed = sum(1 for r in pipeline.store.iter(Response) if r.error)
-    await pipeline.aclose()
+    stored = ctx.store.count(Response)
+    failed = sum(1 for r in ctx.store.iter(Response) if r.error)
+    await ctx.models.aclose()
+    ctx.store.close()
     if stored != n or failed:
         raise RuntimeError(f"answer stage stored {stored} responses ({failed} failed), expected {n}")
     return n / seconds
