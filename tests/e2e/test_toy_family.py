@@ -93,3 +93,24 @@ def test_toy_family_runs_every_stage(tmp_path: Path) -> None:
     store = RunStore(again.run_dir)
     assert (store.count(TestCase), store.count(Response), store.count(Score)) == counts
     store.close()
+
+
+def test_a_case_whose_metadata_breaks_its_model_is_skipped_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toy_family
+
+    original = toy_family.ToyGenerator.forge_one
+
+    async def bad_metadata(self: toy_family.ToyGenerator, item: object, ctx: object) -> list[object]:
+        made = await original(self, item, ctx)  # type: ignore[arg-type]
+        return [
+            m.model_copy(update={"metadata": {"source": 5}}) if isinstance(m, TestCase) else m for m in made
+        ]
+
+    monkeypatch.setattr(toy_family.ToyGenerator, "forge_one", bad_metadata)
+    result = run_pipeline(_config(tmp_path))  # type: ignore[arg-type]
+    store = RunStore(result.run_dir)
+    assert not [c for c in store.all(TestCase) if c.family == NAME]
+    assert result.counts["skips"] == {f"forge:{NAME}": {"metadata": 3}}
+    store.close()

@@ -22,7 +22,7 @@ class ContextEnrichMetadata(CaseMetadata):
     summary: str | None = None
     retrieval_query: str | None = None
     passages: list[dict[str, Any]] = Field(default_factory=list)
-    dropped_passages: int | list[Any] | None = None
+    dropped_passages: dict[str, int] = Field(default_factory=dict)
 
 
 FAMILY = Family(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
 from halluforge.families import Family
 from halluforge.families.original import NAME as ORIGINAL
@@ -44,11 +45,15 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
             generator: Generator = generator,
         ) -> None:
             nonlocal finished
-            cases = [m for m in made if isinstance(m, TestCase)]
-            for case in cases:
-                spec.check_metadata(case)
+            cases, skips = [], [m for m in made if isinstance(m, Skip)]
+            for case in (m for m in made if isinstance(m, TestCase)):
+                try:
+                    spec.check_metadata(case)
+                    cases.append(case)
+                except DataError as exc:  # a malformed case is skipped with the reason, never stored
+                    skips.append(generator.skip(unit, f"metadata: {exc}"))
             ctx.store.put(cases)
-            ctx.store.put([m for m in made if isinstance(m, Skip)])
+            ctx.store.put(skips)
             ctx.store.mark_done(stage, [generator.input_id(unit)])
             finished += 1
             ctx.progress.update(stage, finished)
