@@ -137,15 +137,21 @@ class Option(Record):
     role: OptionRole = "unknown"
 
 
+EditKind = Literal["answer", "entity", "date", "fact", "other"]
+
+
 class Edit(Record):
     """One change a family made to a text: ``old`` became ``new`` in ``field``.
 
+    ``kind`` says what was changed: the ``answer`` (answer swapping), an ``entity`` (a false
+    premise), a ``date``, another ``fact`` (RECALL's non-answer edits).
     ``start``/``end`` are character offsets of the first occurrence of ``new`` in the edited
     field, when it occurs, so a report can highlight it and a judge can read what was changed
     without re-parsing the text.
     """
 
     field: Literal["context", "question", "reference"] = "context"
+    kind: EditKind = "other"
     old: str
     new: str
     start: int | None = None
@@ -153,13 +159,13 @@ class Edit(Record):
 
     @classmethod
     def locate(
-        cls, field: Literal["context", "question", "reference"], old: str, new: str, text: str
+        cls, field: Literal["context", "question", "reference"], kind: EditKind, old: str, new: str, text: str
     ) -> Edit:
         """An edit whose span is the first occurrence of ``new`` in ``text`` (none when absent)."""
         start = text.find(new) if new else -1
         if start < 0:
-            return cls(field=field, old=old, new=new)
-        return cls(field=field, old=old, new=new, start=start, end=start + len(new))
+            return cls(field=field, kind=kind, old=old, new=new)
+        return cls(field=field, kind=kind, old=old, new=new, start=start, end=start + len(new))
 
 
 class Claim(Record):
@@ -335,6 +341,7 @@ __all__ = [
     "Claim",
     "Completion",
     "Edit",
+    "EditKind",
     "Example",
     "FieldPath",
     "FieldProvenance",

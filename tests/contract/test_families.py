@@ -51,7 +51,9 @@ def test_false_premise_records_the_swapped_entity() -> None:
     assert cases
     for case in cases:
         (edit,) = case.edits
-        assert edit.field == "question" and edit.new == case.metadata["swapped_entity"]
+        assert (edit.field, edit.kind) == ("question", "entity") and edit.new == case.metadata[
+            "swapped_entity"
+        ]
         assert edit.old == case.metadata["replaced_entity"]
         _check_edit(case, edit)
 
@@ -70,4 +72,5 @@ def test_invalid_date_records_the_changed_date() -> None:
     for case in cases:
         (edit,) = case.edits
         assert (edit.old, edit.new) == (case.metadata["old_text"], case.metadata["new_text"])
+        assert edit.kind == "date"
         _check_edit(case, edit)

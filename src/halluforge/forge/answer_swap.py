@@ -183,7 +183,7 @@ class AnswerSwap(Generator):
                 expected=[new],
                 original_answers=list(example.answers),
                 original_context=evidence,
-                edits=[Edit.locate("context", old, new, context)],
+                edits=[Edit.locate("context", "answer", old, new, context)],
                 parent_seed=item.id if isinstance(item, SeedCase) else None,
                 parent_example=example.id,
                 provenance=Provenance(

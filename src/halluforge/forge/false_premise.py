@@ -425,7 +425,7 @@ class FalsePremise(Generator):
             reference=answer,
             expected=[],
             variant=spec.predicate,
-            edits=[Edit.locate("question", valid[side], new_name, question)],
+            edits=[Edit.locate("question", "entity", valid[side], new_name, question)],
             provenance=Provenance(
                 template_hashes=self.template_hashes(),
                 fields={

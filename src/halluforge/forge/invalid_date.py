@@ -238,10 +238,11 @@ class InvalidDate(Generator):
             edits=[
                 Edit(
                     field="question",
+                    kind="date",
                     old=edit.old,
                     new=edit.new,
                     start=edit.start,
-                    end=edit.start + len(edit.new),
+                    end=edit.end_after,
                 )
             ],
             provenance=Provenance(
