@@ -115,13 +115,9 @@ class CachedBackend(_Wrapper):
         super().__init__(inner)
         self.cache = cache
 
-    def _key(self, request: Request) -> str | None:
-        if request.temperature > 0:
-            return None
-        return self.cache.key(self.inner.name, self.inner.output_fields(), request.output_key())
-
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
-        keys = [self._key(r) for r in requests]
+        name, engine = self.inner.name, self.inner.output_fields()  # once per list, not per request
+        keys = [None if r.temperature > 0 else self.cache.key(name, engine, r.output_key()) for r in requests]
         hits = self.cache.get_many([k for k in keys if k is not None])
         results: list[Completion | None] = []
         misses: list[int] = []
