@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -149,8 +150,11 @@ def _judge_rows(rows: list[dict[str, Any]], args: argparse.Namespace) -> list[di
         backend = None
         if "llm" in options.modes and args.judge_model:
             from halluforge.backends import ResponseCache, default_cache_path, open_backend
+            from halluforge.metrics.judge.llm import SMALL_JUDGE_WARNING, is_small_judge
 
             backend = open_backend(args.judge_model, cache=ResponseCache(default_cache_path()))
+            if is_small_judge(backend.name):
+                print(f"warning: {SMALL_JUDGE_WARNING}", file=sys.stderr)
         try:
             return await ajudge_premise(inputs, options, judge=backend)
         finally:

@@ -374,3 +374,32 @@ def test_scorer_reads_the_impossible_date_from_the_case_edit() -> None:
     )
     assert (repeated.value, repeated.details["rule_reason"]) == (1.0, "repeats_invalid_date")
     assert (corrected.value, corrected.details["rule_reason"]) == (0.0, "states_another_date")
+
+
+def _labelled(path: Path) -> tuple[list[int], list[int]]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    human = [int(r["hallucination_label"]) for r in rows]
+    mine = [
+        rule_judge(
+            r["invalid_question"],
+            r["model_response_to_invalid_question"],
+            entities=(r["swapped_entity"],) if r.get("swapped_entity") else (),
+            this_year=2026,
+        ).label
+        for r in rows
+    ]
+    return human, mine
+
+
+def test_rule_agreement_on_the_team_labelled_smollm2_responses() -> None:
+    """A regression guard on the team's SmolLM2 labels (tests/data/judge/README.md).
+
+    Measured 2026-11-24: 0.857 over all 119 rows, 0.845 on the test half (held out from the
+    rule rewrite). Once a rule is changed to pass this test, the figure is no longer held out.
+    """
+    human, mine = _labelled(
+        Path(__file__).resolve().parents[2] / "data" / "judge" / "smollm2_invite_labels.jsonl"
+    )
+    agree = sum(a == b for a, b in zip(human, mine, strict=True)) / len(human)
+    assert len(human) == 119 and agree >= 0.83
+    assert abs(sum(mine) - sum(human)) / len(human) <= 0.10  # judged rate within 10 points

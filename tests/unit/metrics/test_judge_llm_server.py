@@ -117,3 +117,23 @@ def test_cli_llm_mode_with_the_served_judge(
     assert main([*args, "--evaluate"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1] == "agreement=1.0000 kappa=1.0000 rate=0.5000 human_rate=0.5000"
+
+
+def test_cli_warns_when_the_judge_is_the_135m_model(
+    judge_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "m.jsonl"
+    source.write_text(
+        json.dumps({"invalid_question": Q, "model_response_to_invalid_question": "In 1978."}) + "\n"
+    )
+    args = [
+        "judge",
+        "premise",
+        str(source),
+        "--modes",
+        "llm",
+        "--judge-model",
+        f"openai@{judge_server}/smollm2-135m",
+    ]
+    assert main(args) == 0
+    assert f"warning: {SMALL_JUDGE_WARNING}" in capsys.readouterr().err
