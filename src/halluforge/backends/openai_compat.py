@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import email.utils
+import importlib.util
 import ipaddress
 import os
 import time
@@ -350,14 +351,18 @@ def _usage(out: Any) -> Usage:
     )
 
 
-def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
-    """Factory registered as ``openai``; fails early without the SDK or without a needed key."""
-    try:
-        import openai  # noqa: F401
-    except ImportError as exc:
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Raise what :func:`create` would (no SDK, bad option, missing or misplaced key), calling no server."""
+    if importlib.util.find_spec("openai") is None:
         raise ModelError(
             "the openai backend needs the openai SDK, which is not installed", hint=_INSTALL_HINT
-        ) from exc
+        )
+    OpenAICompatBackend(spec, options)  # builds no client until the first request
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``openai``; fails early without the SDK or without a needed key."""
+    check(spec, options)
     return OpenAICompatBackend(spec, options)
 
 
@@ -365,6 +370,7 @@ __all__ = [
     "NO_KEY",
     "OPENAI_URL",
     "OpenAICompatBackend",
+    "check",
     "create",
     "is_loopback",
     "resolve_api_key",
