@@ -47,12 +47,21 @@ class ConfigOrigin:
 
     file: str | None = None
     lines: Mapping[str, int] = dc_field(default_factory=dict)
+    #: key paths set outside the file, with where: ``--set`` or the environment variable
+    outside: Mapping[str, str] = dc_field(default_factory=dict)
 
     def where(self, key: str) -> str:
         """``file:line`` of a key path (or of its closest written parent), or the file, or ``config``."""
+        parts = key.split(".") if key else []
+        for end in range(len(parts), 0, -1):
+            label = self.outside.get(".".join(parts[:end]))
+            if label is not None:
+                return label
+        below = [label for path, label in self.outside.items() if key and path.startswith(key + ".")]
+        if below:  # e.g. --set seed.x=1 made `seed` a mapping
+            return below[0]
         if self.file is None:
             return "config"
-        parts = key.split(".") if key else []
         while parts:
             line = self.lines.get(".".join(parts))
             if line is not None:
@@ -310,6 +319,9 @@ def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "not valid YAML"
+        context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and context_mark is not None:
+            problem += f" ({context} started at line {context_mark.line + 1})"
         raise ConfigError(f"{path}{line}: {problem}", hint="fix the YAML syntax at that line") from None
     lines: dict[str, int] = {}
     problems: list[Problem] = []
@@ -393,14 +405,18 @@ def load_config(
         data = loaded
         origin = ConfigOrigin(str(file), lines)
     env = os.environ if environ is None else environ
+    outside: dict[str, str] = {}
     for var, dotted in ENV_KEYS.items():
         if var in env:
             value: Any = env[var]
             if dotted == "models.targets":
                 value = [v.strip() for v in str(value).split(",") if v.strip()]
             _set_path(data, dotted, value)
+            outside[dotted] = f"environment {var}"
     for dotted, value in (overrides or {}).items():
         _set_path(data, dotted, value)
+        outside[dotted] = "--set"
+    origin = ConfigOrigin(origin.file, origin.lines, outside)
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:

@@ -211,11 +211,20 @@ def handle_premise(args: argparse.Namespace) -> int:
         raise ConfigError(
             "--out takes one input file", hint="drop --out to write FILE.judged.jsonl per input"
         )
+    outs = [Path(args.out) if args.out else path.with_name(path.stem + ".judged.jsonl") for path in paths]
+    for out in outs:  # refuse before judging anything, so a bad path costs nothing
+        if not out.parent.is_dir():
+            raise ConfigError(
+                f"cannot write {out}: the folder {out.parent} does not exist", hint="create it first"
+            )
+    if "llm" in args.modes and not args.judge_model:
+        raise ConfigError(
+            "the llm mode needs a judge model", hint="add --judge-model, e.g. llamacpp/smollm2-135m"
+        )
+    rows_per_file = [read_invite_rows(path) for path in paths]
     everything: list[dict[str, Any]] = []
-    for path in paths:
-        rows = read_invite_rows(path)
+    for rows, out in zip(rows_per_file, outs, strict=True):
         judged = _judge_rows(rows, args)
-        out = Path(args.out) if args.out else path.with_name(path.stem + ".judged.jsonl")
         _write(judged, out)
         print(f"wrote {len(judged)} judgements to {out}")
         everything.extend(judged)
