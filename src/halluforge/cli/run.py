@@ -161,8 +161,32 @@ def handle_config_show(args: argparse.Namespace) -> int:
     from halluforge.config import load_config
 
     config = load_config(args.config, _overrides(args))
-    print(yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False), end="")
+    print(yaml.safe_dump(resolved_view(config), sort_keys=False), end="")
     return 0
+
+
+def resolved_view(config: Any) -> dict[str, Any]:
+    """The config with every default spelled out, families' generator options and backends included.
+
+    Each configured family shows its generator's options with their defaults; each backend the
+    run uses (or that has options) shows the retry, concurrency and back-off defaults its
+    wrappers apply, plus the options given for it.
+    """
+    from halluforge.backends import ModelSpec, split_options
+    from halluforge.families import FAMILIES
+
+    data: dict[str, Any] = config.model_dump(mode="json")
+    for name, options in config.families.items():
+        generator = FAMILIES.get(name).build_generator(options or {})
+        if generator is not None:
+            data["families"][name] = generator.options.model_dump(mode="json")
+    models = config.models
+    addresses = [models.generator, *models.targets, *([models.judge] if models.judge else [])]
+    used = {ModelSpec.parse(address).backend for address in addresses}
+    for backend in sorted(used | set(config.backends)):
+        wrappers, own = split_options(backend, dict(config.backends.get(backend, {})))
+        data["backends"][backend] = {**wrappers, **own}
+    return data
 
 
 def handle_list(args: argparse.Namespace) -> int:
