@@ -388,11 +388,18 @@ def load_config(
     path: str | Path | None = None,
     overrides: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
+    stored: tuple[str, dict[str, Any]] | None = None,
 ) -> RunConfig:
-    """Build a RunConfig from defaults, an optional YAML file, the environment and overrides."""
+    """Build a RunConfig from defaults, an optional YAML file, the environment and overrides.
+
+    ``stored`` is (where, data) of a config kept elsewhere (a run's manifest), used instead of
+    a file; errors in it name ``where``.
+    """
     data: dict[str, Any] = {}
     origin = ConfigOrigin()
-    if path is not None:
+    if stored is not None:
+        origin, data = ConfigOrigin(stored[0]), dict(stored[1])
+    elif path is not None:
         file = Path(path)
         loaded, lines = read_yaml(file)
         if loaded is None:

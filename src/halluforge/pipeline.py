@@ -190,14 +190,7 @@ def config_of_run(run_dir: str | Path, overrides: dict[str, Any] | None = None) 
             hint="rerun `halluforge run` with the run's config to rebuild it",
         ) from None
     data.update({"run_id": path.resolve().name, "output_dir": str(path.resolve().parent)})
-    merged = dict(data)
-    for dotted, value in (overrides or {}).items():
-        node = merged
-        *parents, last = dotted.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[last] = value
-    return load_config(None, merged, environ={})
+    return load_config(None, overrides, environ={}, stored=(str(manifest), data))
 
 
 def rescore_run(
@@ -208,8 +201,12 @@ def rescore_run(
     progress: Progress | None = None,
 ) -> RunResult:
     """Re-run the score and report stages (or only report) of an existing run; no model is asked to answer."""
+    from halluforge.preflight import check_rescore
+
     started = time.perf_counter()
-    ctx = open_context(config_of_run(run_dir, overrides), progress)
+    config = config_of_run(run_dir, overrides)
+    check_rescore(config)  # metric names, their options and the judge model, before the store opens
+    ctx = open_context(config, progress)
     stages = (("score", score_stage),) if scores else ()
     summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False))
     seconds = time.perf_counter() - started

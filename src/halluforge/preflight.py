@@ -137,8 +137,6 @@ def _check_data(out: _Collector, config: RunConfig) -> None:
 
 def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:
     """Every model address the run will use, with its backend's options, without loading any."""
-    from halluforge.backends import ModelSpec, check_backend
-
     models = config.models
     addresses: list[tuple[str, str]] = [(f"models.targets.{i}", a) for i, a in enumerate(models.targets)]
     if generators:
@@ -147,12 +145,18 @@ def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]
         addresses.append(("models.judge", models.judge))
     checked: set[str] = set()
     for key, address in addresses:
-        if address in checked:
-            continue
-        checked.add(address)
-        spec = out.check(key, ModelSpec.parse, address)
-        if spec is not None:
-            out.check(key, check_backend, address, dict(config.backends.get(spec.backend, {})))
+        if address not in checked:
+            checked.add(address)
+            _check_address(out, config, key, address)
+
+
+def _check_address(out: _Collector, config: RunConfig, key: str, address: str) -> None:
+    """One model address and its backend's options, without loading the model."""
+    from halluforge.backends import ModelSpec, check_backend
+
+    spec = out.check(key, ModelSpec.parse, address)
+    if spec is not None:
+        out.check(key, check_backend, address, dict(config.backends.get(spec.backend, {})))
 
 
 def _check_scores(out: _Collector, config: RunConfig) -> None:
@@ -205,6 +209,16 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     return out.problems
 
 
+def check_rescore(config: RunConfig) -> None:
+    """The checks that matter when an existing run is scored again: metrics, options, judge model."""
+    out = _Collector(config)
+    _check_scores(out, config)
+    if config.models.judge:
+        _check_address(out, config, "models.judge", config.models.judge)
+    if out.problems:
+        raise InvalidInputError(out.problems)
+
+
 def check_run(config: RunConfig) -> None:
     """Raise every problem at once (:class:`InvalidInputError`) or return when the run can start."""
     problems = collect_problems(config)
@@ -212,4 +226,4 @@ def check_run(config: RunConfig) -> None:
         raise InvalidInputError(problems)
 
 
-__all__ = ["check_resume", "check_run", "collect_problems", "writable_folder"]
+__all__ = ["check_rescore", "check_resume", "check_run", "collect_problems", "writable_folder"]
