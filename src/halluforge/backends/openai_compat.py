@@ -209,7 +209,10 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
             f"prompt too long: {message}", hint="shorten the context or use a bigger model"
         )
     if status is not None:
-        return BackendError(f"HTTP {status}: {message}")
+        hint = None
+        if status == 401:  # OPENAI_API_KEY goes to OpenAI only: another server needs its key named
+            hint = "put the server's key in an environment variable named in backends.openai.api_key_env"
+        return BackendError(f"HTTP {status}: {message}", hint=hint)
     return BackendError(f"{type(exc).__name__}: {message}")
 
 
