@@ -27,6 +27,8 @@ LOADERS: Registry[Loader] = Registry(
         "parquet": "halluforge.data.tabular:load_parquet",
         "hf": "halluforge.data.hf:load_hf",
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
+        "obscureqa": "halluforge.data.quiz:load_obscureqa",
+        "hotpotqa": "halluforge.data.quiz:load_hotpotqa",
     },
 )
 

@@ -70,7 +70,7 @@ def parse_tag_reply(text: str, tags: list[str]) -> dict[str, str]:
         match = _TAG_LINE.match(line)
         if match and match.group(1).strip().lower() in wanted:
             found.setdefault(wanted[match.group(1).strip().lower()], match.group(2).strip())
-    if not found and len(tags) == 1 and len(lines) == 1:
+    if not found and len(tags) == 1 and len(lines) == 1 and ":" not in lines[0]:
         found[tags[0]] = lines[0].strip()
     return {t: v for t, v in found.items() if v}
 

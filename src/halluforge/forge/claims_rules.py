@@ -357,7 +357,7 @@ def _content(text: str) -> set[str]:
 
 
 def restates(claim: str, question: str) -> bool:
-    """Whether ``claim`` carries (nearly) every content word of the question."""
+    """Whether ``claim`` carries (nearly) every content word of ``question`` (past its wh-phrase)."""
     asked = _content(question)
     return bool(asked) and len(asked & _content(claim)) / len(asked) >= 0.9
 
@@ -381,8 +381,9 @@ def check_claims(texts: Sequence[str], question: str, gold: Sequence[str]) -> li
     lonely = sorted(t for t, n in uses.items() if n < 2)
     if lonely:
         problems.append(f"tag(s) {lonely} appear in one claim only (a tag names an entity claims share)")
-    if len(_clauses(split_wh(question)[2])) > 1:
-        whole = [n for n, t in enumerate(texts[1:], start=2) if restates(t, question)]
+    statement = split_wh(question)[2]
+    if len(_clauses(statement)) > 1:
+        whole = [n for n, t in enumerate(texts[1:], start=2) if restates(t, statement)]
         if whole:
             problems.append(f"claim {whole[0]} restates the whole question")
     lowered = [t.lower() for t in texts]

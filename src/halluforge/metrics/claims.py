@@ -105,8 +105,8 @@ def parse_verdict(reply: str, claim: str = "", mode: ParseMode = "robust") -> Ve
         if claim and restates(text, claim):
             return "false" if _negates(text, claim) else "true"
         return "idk"
-    word = found.group(1)
-    if word == "true":
+    word = re.sub(r"\s+", " ", found.group(1))
+    if word in {"true", "not false"}:
         return "true"
     if word == "false" and claim:
         after = text[found.end() :]
