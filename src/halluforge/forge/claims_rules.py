@@ -18,7 +18,9 @@ question; this module is what it falls back on and how it checks the model's out
 **Validators** (:func:`check_claims`): 2 to 8 claims; claim 1 is a type claim; every claim
 mentions ``<answer>``; every other tag is well formed and shared by at least two claims (that
 is what a tag is for: the same play in two criteria); no claim restates the whole question
-when the question has more than one clause; no claim leaks a gold answer; no duplicates.
+when the question has more than one clause; every claim after the type claim takes at least
+half of its content words from the question (a small model copies claims from the prompt's
+examples); no claim leaks a gold answer; no duplicates.
 """
 
 from __future__ import annotations
@@ -386,6 +388,12 @@ def check_claims(texts: Sequence[str], question: str, gold: Sequence[str]) -> li
         whole = [n for n, t in enumerate(texts[1:], start=2) if restates(t, statement)]
         if whole:
             problems.append(f"claim {whole[0]} restates the whole question")
+    asked = _content(question)
+    for number, text in enumerate(texts[1:], start=2):
+        own = _content(TAG.sub(" ", text))
+        if own and len(own & asked) / len(own) < 0.5:
+            problems.append(f"claim {number} is mostly about things the question does not mention")
+            break
     lowered = [t.lower() for t in texts]
     for alias in (a for a in gold if a.lower() not in question.lower()):
         pattern = re.compile(rf"\b{re.escape(alias.lower())}\b")

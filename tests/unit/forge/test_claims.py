@@ -90,6 +90,10 @@ def test_rule_claims_never_exceed_eight() -> None:
         (["<answer> is an author.", "<answer> is Jules Verne."], "names the gold answer"),
         (["<answer> is an author.", "<answer> made Nemo.", "<answer> made nemo."], "duplicate"),
         (
+            ["<answer> is an author.", "The microscope maker Leeuwenhoek lived in the city of <answer>."],
+            "claim 2 is mostly about things the question does not mention",
+        ),
+        (
             [
                 "<answer> is an author.",
                 "<answer> wrote a novel in which Professor Lidenbrock climbs down into an Icelandic volcano "
