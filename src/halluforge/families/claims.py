@@ -15,8 +15,9 @@ the target, all at the run's temperature (0 by default):
   ``<answer>`` filled with the gold answer and the other tags filled by the same target given
   that answer (the paper does not say how it filled them; this is our choice, recorded here).
 
-A tag the target did not name stays in the claim as ``<tag>``; the verdict scorer then
-records "no answer" (counted as not true) with the reason.
+A tag the target did not name (or an empty answer, such as a bare "The answer is:") stays in the
+claim as ``<tag>``; the verdict scorer then records "no answer" (counted as not true) with the
+reason.
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ def parse_tag_reply(text: str, tags: list[str]) -> dict[str, str]:
 
 
 def answer_text(reply: str) -> str:
-    """The target's answer as filled into ``<answer>``: its first line, lead-ins removed."""
-    first = next((line for line in reply.splitlines() if line.strip()), "")
-    return strip_answer_prefix(first).rstrip(" .") or reply.strip()
+    """The target's answer as filled into ``<answer>``: its first line past any lead-in ("" if none)."""
+    body = strip_answer_prefix(reply)
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    return strip_answer_prefix(first).strip().strip('"').rstrip(" .")
 
 
 def fill(claim: str, values: Mapping[str, str]) -> str:
@@ -153,7 +155,8 @@ def follow(case: TestCase, turn: Turn, parent: Response) -> str:
             values.update(parse_tag_reply(parent.text, others))
         else:
             values = {ANSWER_TAG: answer_text(parent.text)}
-        return fill(turn.prompt, values)
+        # no answer: <answer> stays a tag, and the verdict is "no answer" with the reason
+        return fill(turn.prompt, {t: v for t, v in values.items() if v})
     if turn.key.startswith("gt:"):
         return fill(turn.prompt, parse_tag_reply(parent.text, others))
     return turn.prompt.replace(REPLY_SLOT, parent.text)

@@ -116,3 +116,12 @@ def test_parse_tag_reply(reply: str, expected: dict[str, str]) -> None:
 def test_answer_text_takes_the_first_line_without_lead_ins() -> None:
     assert answer_text("Answer: Jules Verne.\nHe was French.") == "Jules Verne"
     assert answer_text("The answer is Saturn") == "Saturn"
+    assert answer_text('The answer is:\n"Saturn"') == "Saturn"
+    assert answer_text("The answer is:") == ""
+
+
+def test_an_empty_answer_leaves_the_answer_tag_unfilled() -> None:
+    case = _case(["<answer>"])
+    turns = {t.key: t for t in plan(case, "closed_book", Turn("Q?"))}
+    empty = _response("", [("user", "Q?"), ("assistant", "The answer is:")])
+    assert follow(case, turns["claim:c2"], empty) == "True or False: <answer> created Nemo."
