@@ -140,6 +140,10 @@ class FilterConfig(ConfigModel):
     require_answers: bool = Field(
         default=True, description="drop examples without gold answers (false for invalid_date-only runs)"
     )
+    where: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="keep examples whose metadata field has one of the values, e.g. {type: [bridge]}",
+    )
 
 
 class ModelsConfig(ConfigModel):

@@ -110,8 +110,8 @@ class Turn:
 
     ``key`` names the turn within the plan (``""`` for the first, answering turn; e.g.
     ``"claim:c1"``); ``after`` is the key of the turn whose conversation this one continues
-    (its messages and reply come first); ``item`` is what the turn asks about (a claim id), so
-    a per-item score can name it.
+    (its messages and reply come first, unless ``fresh``); ``item`` is what the turn asks about
+    (a claim id), so a per-item score can name it.
     """
 
     prompt: str
@@ -119,6 +119,10 @@ class Turn:
     after: str | None = None
     item: str | None = None
     max_tokens: int | None = None
+    #: True to start a new conversation: the turn quotes what it needs from the reply it
+    #: follows (``after``) but the model does not see that conversation (ABCD asks each
+    #: "True or False" claim on its own)
+    fresh: bool = False
 
 
 Plan = tuple[Turn, ...]

@@ -24,7 +24,9 @@ def add_parser(subparsers: Any) -> None:
     run.add_argument("--output-dir", help="where run directories go (default: runs)")
     run.add_argument("--generator", help="generator model address, e.g. llamacpp/smollm2-135m")
     run.add_argument("--targets", help="comma-separated target model addresses")
-    run.add_argument("--limit", type=int, help="at most N seed cases")
+    run.add_argument(
+        "--limit", type=int, help="at most N seed cases (examples, for families forged from examples)"
+    )
     run.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     run.add_argument(
         "--quiet", action="store_true", help="no progress bars or progress lines on the terminal"

@@ -27,6 +27,8 @@ LOADERS: Registry[Loader] = Registry(
         "parquet": "halluforge.data.tabular:load_parquet",
         "hf": "halluforge.data.hf:load_hf",
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
+        "obscureqa": "halluforge.data.quiz:load_obscureqa",
+        "hotpotqa": "halluforge.data.quiz:load_hotpotqa",
     },
 )
 
@@ -43,6 +45,8 @@ LOADER_OPTIONS: dict[str, tuple[str, ...]] = {
     "parquet": _TABLE_OPTIONS,
     "hf": (*_TABLE_OPTIONS, "load_kwargs"),
     "triviaqa": ("evidence_dir",),
+    "obscureqa": (),
+    "hotpotqa": (),
 }
 
 __all__ = ["LOADERS", "LOADER_OPTIONS", "Loader"]

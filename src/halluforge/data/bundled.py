@@ -5,7 +5,10 @@ numbers, other things) in Natural Questions style, each with a short evidence pa
 states the answer, written for this project in our own words. ``bundled/demos.jsonl`` holds 8
 more, kept apart, as few-shot demonstrations. ``bundled/dated_questions.jsonl`` (``path:
 dated_questions``) holds 43 trivia questions that each name a full date or a year and have no
-evidence, for the ``invalid_date`` family. Each line has ``id``, ``question``, ``answers``
+evidence, for the ``invalid_date`` family. ``bundled/hard_trivia.jsonl`` (``path: hard_trivia``)
+holds 70 quiz-bowl style questions for the ``claims`` family (ABCD): each joins two or three
+criteria a correct answer must meet, one of them a less known clue, with no evidence and a
+``category``. Each line has ``id``, ``question``, ``answers``
 (canonical first, then other spellings of the same answer), ``evidence``, ``title`` and
 ``answer_type``. The files are read through :mod:`importlib.resources`, so they work from a
 wheel, a zip or an editable install alike.
@@ -27,6 +30,7 @@ BUNDLED_FILES = {
     "sample_qa": "sample_qa.jsonl",
     "demos": "demos.jsonl",
     "dated_questions": "dated_questions.jsonl",
+    "hard_trivia": "hard_trivia.jsonl",
 }
 _COLUMNS = {ours: ours for ours in ("id", "question", "answers", "evidence", "title")}
 

@@ -23,6 +23,10 @@ and removing the question otherwise. Their reported counts after filtering were 
    spellings of one answer (``answers_are_aliases``, set by the bundled sample) keep them all,
    and ``keep_all`` turns the step off.
 
+Before step 3, ``where`` keeps only examples whose metadata fields take one of the listed values
+(HotpotQA's ``type: [bridge]``, ``level: [easy, medium]`` for ABCD); others are dropped as
+``where_<field>``.
+
 Each drop becomes a :class:`~halluforge.records.Skip` with ``stage="load"``, a short reason
 code and the example id, so the report can say what was left out and why.
 """
@@ -138,6 +142,10 @@ def apply_filters(examples: Iterable[Example], config: FilterConfig) -> tuple[li
                 skips.append(_skip("duplicate", example, position))
                 continue
             seen.add(key)
+        outside = [k for k, allowed in config.where.items() if str(example.metadata.get(k)) not in allowed]
+        if outside:
+            skips.append(_skip(f"where_{outside[0]}", example, position))
+            continue
         evidence = (example.evidence or "").strip()
         if not evidence:
             if config.require_evidence:

@@ -105,6 +105,11 @@ def _open(source: DataSource) -> tuple[Any, str]:
     return loaded, source.path
 
 
+def open_dataset(source: DataSource) -> tuple[Any, str]:
+    """One split of a saved folder or hub dataset, and its label (for loaders with their own columns)."""
+    return _open(source)
+
+
 def _hf_examples(dataset: Any, source: DataSource, label: str) -> Iterator[Example]:
     columns = check_fields(source)
     sep = str(source.options.get("answers_sep", "|"))
@@ -126,4 +131,4 @@ def load_hf(source: DataSource) -> Iterator[Example]:
     return limited(_hf_examples(dataset, source, label), source)
 
 
-__all__ = ["LOCAL_SUFFIXES", "load_hf", "looks_local"]
+__all__ = ["LOCAL_SUFFIXES", "load_hf", "looks_local", "open_dataset"]

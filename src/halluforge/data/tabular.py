@@ -287,7 +287,7 @@ def load_csv(source: DataSource) -> Iterator[Example]:
     return limited(_rows_to_examples(_csv_rows(path, delimiter), source, path, hint), source)
 
 
-def _parquet_file(path: Path) -> Any:
+def parquet_file(path: Path) -> Any:
     """Open a Parquet file; a missing pyarrow is a ConfigError naming the extra to install."""
     try:
         import pyarrow.parquet as pq
@@ -310,7 +310,7 @@ def _parquet_rows(parquet: Any) -> Iterator[tuple[int, dict[str, Any]]]:
 def load_parquet(source: DataSource) -> Iterator[Example]:
     """Read a Parquet file; "line" in errors is the 1-based row number."""
     path = source_path(source)
-    parquet = _parquet_file(path)
+    parquet = parquet_file(path)
     return limited(_rows_to_examples(_parquet_rows(parquet), source, path), source)
 
 
@@ -325,6 +325,7 @@ __all__ = [
     "load_jsonl",
     "load_parquet",
     "open_text",
+    "parquet_file",
     "row_to_example",
     "source_name",
     "source_path",

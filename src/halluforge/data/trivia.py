@@ -5,7 +5,8 @@ one JSON object ``{"Data": [...], "Version": ..., "Domain": ...}``; each entry h
 ``QuestionId``, ``Question`` and, except in the test files, ``Answer`` with ``Value``,
 ``Aliases`` and ``NormalizedAliases``. Entries of the Hugging Face export use lowercase keys
 (``question_id``, ``question``, ``answer: {value, aliases}``) and are accepted too, as is a bare
-JSON list of entries or JSON lines of entries. Test-set entries without an answer load with an
+JSON list of entries or JSON lines of entries, and so is the Hugging Face dataset itself (its
+Parquet shards or a ``save_to_disk`` folder, with ``split:``). Test-set entries without an answer load with an
 empty answer list (enough for the ``invalid_date`` family, which needs only the question).
 
 Evidence documents live in separate files in TriviaQA; with ``options.evidence_dir`` set, the
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.config import DataSource
+from halluforge.data.hf_rows import hf_rows, is_hf_form
 from halluforge.data.tabular import ALIASES_KEY, limited, open_text, source_name, source_path
 from halluforge.errors import DataError
 from halluforge.records import Example
@@ -115,7 +117,11 @@ def load_triviaqa(source: DataSource) -> Iterator[Example]:
     evidence_dir = Path(folder) if folder else None
 
     def examples() -> Iterator[Example]:
-        for _index, where, entry in _entries(path):
+        if is_hf_form(path):  # the Hugging Face export: Parquet shards or a save_to_disk folder
+            entries: Iterator[tuple[str, Any]] = hf_rows(source)[0]
+        else:
+            entries = ((where, entry) for _index, where, entry in _entries(path))
+        for where, entry in entries:
             if not isinstance(entry, dict):
                 raise DataError(f"{where}: expected an object", path=str(path), hint="use TriviaQA's layout")
             question = _get(entry, "Question", "question")

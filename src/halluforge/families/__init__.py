@@ -7,6 +7,14 @@ see ``docs/design.md`` ("How to add a family").
 
 from __future__ import annotations
 
-from halluforge.families.spec import FAMILIES, CaseMetadata, Family, PlanHook, family, known_family
+from halluforge.families.spec import (
+    FAMILIES,
+    CaseMetadata,
+    Family,
+    FollowHook,
+    PlanHook,
+    family,
+    known_family,
+)
 
-__all__ = ["FAMILIES", "CaseMetadata", "Family", "PlanHook", "family", "known_family"]
+__all__ = ["FAMILIES", "CaseMetadata", "Family", "FollowHook", "PlanHook", "family", "known_family"]

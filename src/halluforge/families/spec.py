@@ -21,7 +21,7 @@ from halluforge.registry import Registry
 
 if TYPE_CHECKING:
     from halluforge.forge.base import Generator
-    from halluforge.records import TestCase
+    from halluforge.records import Response, TestCase
     from halluforge.settings import Plan, Turn
 
 
@@ -37,6 +37,8 @@ class CaseMetadata(BaseModel):
 
 #: a family's answer-plan hook: (test case, setting name, first turn) -> the whole plan
 PlanHook = Callable[["TestCase", str, "Turn"], "Plan"]
+#: a family's hook for a later turn's prompt: (test case, turn, the response it follows) -> prompt
+FollowHook = Callable[["TestCase", "Turn", "Response"], str]
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class Family:
     sections: tuple[str, ...] = ("table",)
     metadata: type[CaseMetadata] = CaseMetadata
     plan: PlanHook | None = None
+    #: builds a later turn's prompt from the reply it follows (default: quote it at ``{reply}``)
+    follow: FollowHook | None = None
     #: the family whose figures this one is compared with (``original`` for perturbed families)
     baseline: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -99,6 +103,14 @@ class Family:
         """The turns a target answers for one case under one setting (one turn by default)."""
         return self.plan(case, setting, first) if self.plan is not None else (first,)
 
+    def follow_prompt(self, case: TestCase, turn: Turn, parent: Response) -> str:
+        """A later turn's prompt from the response it follows (by default the reply quoted at ``{reply}``)."""
+        if self.follow is not None:
+            return self.follow(case, turn, parent)
+        from halluforge.settings import REPLY_SLOT
+
+        return turn.prompt.replace(REPLY_SLOT, parent.text)
+
     def check_metadata(self, case: TestCase) -> CaseMetadata:
         """The case's metadata as this family's typed model; a wrong type is a data error."""
         try:
@@ -128,6 +140,7 @@ FAMILIES: Registry[Family] = Registry(
         "context_enrich": "halluforge.families.context_enrich:FAMILY",
         "false_premise": "halluforge.families.invite:FALSE_PREMISE",
         "invalid_date": "halluforge.families.invite:INVALID_DATE",
+        "claims": "halluforge.families.claims:FAMILY",
     },
 )
 
@@ -142,4 +155,4 @@ def known_family(name: str) -> Family | None:
     return FAMILIES.get(name) if name in FAMILIES else None
 
 
-__all__ = ["FAMILIES", "CaseMetadata", "Family", "PlanHook", "family", "known_family"]
+__all__ = ["FAMILIES", "CaseMetadata", "Family", "FollowHook", "PlanHook", "family", "known_family"]

@@ -27,6 +27,9 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "bertscore": "halluforge.metrics.text:BertScore",
         "bertscore_disengage": "halluforge.metrics.text:BertScoreDisengage",
         "entail": "halluforge.metrics.nli:Entailment",
+        "claim_verdict": "halluforge.metrics.claims:ClaimVerdict",
+        "gt_claim_verdict": "halluforge.metrics.claims:GroundTruthClaimVerdict",
+        "whole_verdict": "halluforge.metrics.claims:WholeVerdict",
     },
 )
 

@@ -261,6 +261,7 @@ METRICS: Registry[type[Metric]] = Registry(
     {
         "norm_entail": "halluforge.metrics.layer:NormalizedEntailment",
         "both_variants": "halluforge.metrics.layer:BothVariants",
+        "score_t": "halluforge.metrics.claims:ScoreT",
     },
 )
 

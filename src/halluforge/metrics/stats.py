@@ -8,7 +8,9 @@ resample, and read the interval off the quantiles of those means. Resampling is 
 with numpy and seeded, so the same scores always give the same interval.
 
 :func:`paired_t_test` compares two settings or models on the same test cases (for example
-adversarial vs original few-shot demos, AutoDebug Table 6) with :func:`scipy.stats.ttest_rel`.
+adversarial vs original few-shot demos, AutoDebug Table 6) with :func:`scipy.stats.ttest_rel`;
+:func:`welch_t_test` compares two independent groups (ABCD Table 1: score_T of correct vs
+incorrect answers) with :func:`scipy.stats.ttest_ind`.
 
 Grouping scores into summary rows is :func:`halluforge.metrics.layer.summarize`.
 """
@@ -94,4 +96,25 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]
     return float(result.statistic), float(result.pvalue)
 
 
-__all__ = ["bootstrap_ci", "check_options", "paired_t_test"]
+def welch_t_test(
+    a: Sequence[float], b: Sequence[float], *, equal_var: bool = False
+) -> tuple[float, float] | None:
+    """Two-sample t-test of ``a`` against ``b`` (independent groups): ``(t, p)``, or None.
+
+    Welch's test by default (no equal-variance assumption), Student's with ``equal_var=True``,
+    both through :func:`scipy.stats.ttest_ind`; ``p`` is two-sided and ``t`` positive when ``a``
+    is larger on average. None when a group has fewer than two values or both are constant
+    (the test is undefined), so a caller prints "n/a" instead of a NaN.
+    """
+    if len(a) < 2 or len(b) < 2:
+        return None
+    left, right = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if float(np.var(left)) + float(np.var(right)) <= 1e-300:
+        return None
+    from scipy.stats import ttest_ind
+
+    result = ttest_ind(left, right, equal_var=equal_var)
+    return float(result.statistic), float(result.pvalue)
+
+
+__all__ = ["bootstrap_ci", "check_options", "paired_t_test", "welch_t_test"]

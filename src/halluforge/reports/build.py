@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from halluforge.families import Family
 from halluforge.metrics.layer import Joined
 from halluforge.reports.analyses import analyses_section
+from halluforge.reports.claims import claims_blocks
 from halluforge.reports.invite import invite_blocks
 from halluforge.reports.model import Paragraph, Report, Section, Table
 from halluforge.reports.summary import Summary
@@ -61,8 +62,19 @@ def _invite(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list
     )
 
 
+def _claims(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list[Paragraph | Table]:
+    return claims_blocks(
+        inputs.joined,
+        families,
+        n_boot=inputs.n_boot,
+        confidence=inputs.summary.confidence or 0.95,
+        seed=inputs.seed,
+    )
+
+
 SECTIONS: dict[str, SectionKind] = {
     "table": SectionKind(_table),
+    "claims": SectionKind(_claims),
     "invite": SectionKind(_invite, title="Hallucination rate (INVITE Table 2)"),
 }
 

@@ -115,8 +115,12 @@ def _request(ctx: RunContext, slot: _Slot, rid: str, logprobs: bool) -> Request:
     prompt = slot.turn.prompt
     messages: list[Message] = []
     if slot.parent is not None:
-        messages = list(slot.parent.messages)
-        prompt = prompt.replace(REPLY_SLOT, slot.parent.text)
+        messages = [] if slot.turn.fresh else list(slot.parent.messages)
+        spec = ctx.family(slot.case.family)
+        if spec is not None:
+            prompt = spec.follow_prompt(slot.case, slot.turn, slot.parent)
+        else:
+            prompt = prompt.replace(REPLY_SLOT, slot.parent.text)
     messages.append(Message(role="user", content=prompt))
     return Request(
         id=rid,

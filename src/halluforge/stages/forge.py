@@ -4,7 +4,8 @@ Inputs already forged (recorded per stage in the store) are skipped, so a resume
 only what is missing. Units run on the run's executor; the generator model is reached through a
 :class:`~halluforge.executor.BatchingBackend`, so its calls share the answer stage's runner.
 With ``answer.include_originals``, every example some forged case came from is added as a case
-of the ``original`` family, the reference for before/after figures.
+of the ``original`` family, the reference for before/after figures. ``select.limit`` (``--limit``)
+caps seed cases in the select stage and, for generators that forge from examples, their inputs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
         fctx = ForgeContext(llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases)
         generator.prepare(fctx)
         inputs = generator.inputs(fctx)
+        limit = ctx.config.select.limit
+        if limit is not None and not generator.uses_seed_cases:  # forged from examples: the limit caps them
+            inputs = inputs[:limit]
         stage = f"forge:{name}"
         done = ctx.store.done_keys(stage)
         todo = [i for i in inputs if generator.input_id(i) not in done]
