@@ -477,6 +477,19 @@ class ContextEnrich(Generator):
             out.append(self._case(seed, ctx, variant, support, summary, merged, passages, dropped))
         return out
 
+    def case_id(
+        self, seed_id: str, variant: str, generator: str | None, shared_nli: str | None = None
+    ) -> str:
+        """The id of a forged case: seed, variant, generator model, templates, options, NLI model.
+
+        ``shared_nli`` is ``score.nli_model`` as handed over by the forge stage; it counts only
+        when the ``nli_model`` option does not name another.
+        """
+        nli = [shared_nli] if shared_nli and not self.opts.nli_model else []
+        return stable_id(
+            self.family, seed_id, variant, generator, self.template_hashes(), self.opts.model_dump(), *nli
+        )
+
     def _case(
         self,
         seed: SeedCase,
@@ -492,10 +505,8 @@ class ContextEnrich(Generator):
         context = merged.text or ""
         hashes = self.template_hashes()
         generator = ctx.llm.name if ctx.llm is not None else None
-        shared_nli = ctx.resources.get("nli_model")
-        nli = [shared_nli] if shared_nli and not self.opts.nli_model else []
         return TestCase(
-            id=stable_id(self.family, seed.id, variant, generator, hashes, self.opts.model_dump(), *nli),
+            id=self.case_id(seed.id, variant, generator, ctx.resources.get("nli_model")),
             family=self.family,
             question=example.question,
             context=context,

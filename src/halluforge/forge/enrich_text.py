@@ -34,7 +34,7 @@ _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s
 #: prompt scaffolding that a reply should not repeat ("Text 1:", "[2]", "Paragraph:")
 _SCAFFOLD = re.compile(r"\b(?:text \d|paragraph|passage|sentence)\s*:|\[\d+\]", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     {
         *("a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but"),
         *("is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those"),
@@ -82,7 +82,7 @@ def norm(text: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """Words of ``text`` without stopwords (for overlap and relevance)."""
-    return {w for w in words(text) if w not in _STOPWORDS}
+    return {w for w in words(text) if w not in STOPWORDS}
 
 
 def jaccard(a: str, b: str) -> float:
@@ -189,13 +189,26 @@ def check_merge(merged: str, support: str, summary: str, answers: Sequence[str])
     return ""
 
 
+#: words that open a sentence by pointing back at the one before it ("He", "It", "This")
+BACK_POINTING = frozenset(
+    {"it", "its", "he", "she", "his", "her", "they", "them", "their", "this", "these", "those", "such"}
+)
+
+
 def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTRACT_SENTENCES) -> list[str]:
-    """The ``n`` retrieved sentences sharing most words with the question, in passage order."""
+    """The ``n`` retrieved sentences sharing most words with the question, in passage order.
+
+    A sentence that opens by pointing back ("He was born in Switzerland") is left out: out of
+    its passage, "He" would read as whoever came before it in the new text.
+    """
     wanted = content_words(question)
     scored: list[tuple[int, int, str]] = []
     position = 0
     for passage in passages:
         for sentence in split_sentences(passage.text):
+            if set(words(sentence)[:1]) & BACK_POINTING:
+                position += 1
+                continue
             scored.append((len(wanted & content_words(sentence)), -position, sentence))
             position += 1
     top = sorted(scored, reverse=True)[:n]

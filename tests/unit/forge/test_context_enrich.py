@@ -195,6 +195,16 @@ def test_check_merge() -> None:
     assert check_merge(ramble, SUPPORT, summary, ANSWERS) == "merged text is far longer than its inputs"
 
 
+def test_relevant_sentences_leave_out_sentences_that_point_back() -> None:
+    passage = Passage(
+        "le",
+        "Le Corbusier",
+        "Le Corbusier was a Swiss-French architect. He was born in Switzerland in 1887 and moved to India.",
+    )
+    chosen = relevant_sentences("Who was born in Switzerland and moved to India in 1887?", [passage], n=2)
+    assert chosen == ["Le Corbusier was a Swiss-French architect."]
+
+
 def test_relevant_sentences_and_extractive_merge_keep_passage_order() -> None:
     chosen = relevant_sentences("Which show was renewed for a new season on Netflix?", PASSAGES[:5], n=3)
     # best first would be renewed (4 words), television season (2), then the earliest Netflix one (1);

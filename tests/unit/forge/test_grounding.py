@@ -63,6 +63,21 @@ def test_unsupported_name_is_dropped(sources: Sources) -> None:
     ) == [""]
 
 
+def test_one_entity_does_not_borrow_another_entitys_words() -> None:
+    # every word is in the sources, but crystallography belongs to Pierre Curie's sentence
+    sources = Sources.of(
+        [
+            "Selma Lagerlöf was a Swedish writer.",
+            "Pierre Curie was a French physicist and a pioneer in crystallography and magnetism.",
+        ]
+    )
+    chimera = "Selma Lagerlöf, a Swedish writer, was a pioneer in crystallography and magnetism."
+    assert [c.reason for c in ground(chimera, sources).checks] == ["low_overlap"]
+    # a merge of two sentences is fine when it names both subjects
+    joined = "Selma Lagerlöf was a Swedish writer, and Pierre Curie was a pioneer in crystallography."
+    assert [c.reason for c in ground(joined, sources).checks] == [""]
+
+
 def test_low_overlap_is_dropped(sources: Sources) -> None:
     verdict = ground("She was a brilliant and courageous leader of her people.", sources)
     assert [c.reason for c in verdict.checks] == ["low_overlap"]
