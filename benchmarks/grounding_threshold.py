@@ -59,8 +59,8 @@ def recalls(rows: list[dict[str, Any]], sources: list[Sources]) -> tuple[list[fl
     negatives: list[float] = []
     for i, row in enumerate(rows):
         for sentence in split_sentences(unquote(row["condensed_evidence"])):
-            positives.append(sources[i].support(sentence))
-            negatives.append(max(s.support(sentence) for j, s in enumerate(sources) if j != i))
+            positives.append(sources[i].support(sentence)[0])
+            negatives.append(max(s.support(sentence)[0] for j, s in enumerate(sources) if j != i))
     return positives, negatives
 
 

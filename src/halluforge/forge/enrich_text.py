@@ -22,6 +22,8 @@ from halluforge.text import contains_answer
 SUPPORT_MATCH_RATIO = 0.8
 #: how many retrieved sentences the extractive fallbacks keep
 EXTRACT_SENTENCES = 3
+#: share of the supporting sentence's content words a merge must keep (its claim, not just the answer)
+SUPPORT_KEPT = 0.75
 
 _TAG = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
@@ -172,12 +174,16 @@ def check_summary(summary: str, passages: Sequence[Passage]) -> str:
 def check_merge(merged: str, support: str, summary: str, answers: Sequence[str]) -> str:
     """Why an LLM merge is rejected ('' when accepted).
 
-    It must keep the answer span, not echo the prompt's labels, add at least a few words of the
-    summary beyond the supporting sentence, and stay within twice the length of its two inputs
-    (no rambling or loops).
+    It must keep the answer span and :data:`SUPPORT_KEPT` of the supporting sentence's content
+    words (the claim that makes it the answer, e.g. "the first woman to receive a Nobel Prize"),
+    not echo the prompt's labels, add at least a few words of the summary beyond the supporting
+    sentence, and stay within twice the length of its two inputs (no rambling or loops).
     """
     if not has_answer(merged, answers):
         return "merged text lost the answer"
+    wanted = content_words(support)
+    if wanted and len(wanted & content_words(merged)) < SUPPORT_KEPT * len(wanted):
+        return "merged text lost the supporting sentence"
     if _SCAFFOLD.search(merged):
         return "merged text repeats the prompt's labels"
     added = (content_words(summary) - content_words(support)) & content_words(merged)
@@ -195,18 +201,23 @@ BACK_POINTING = frozenset(
 )
 
 
+_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
+
+
 def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTRACT_SENTENCES) -> list[str]:
     """The ``n`` retrieved sentences sharing most words with the question, in passage order.
 
-    A sentence that opens by pointing back ("He was born in Switzerland") is left out: out of
-    its passage, "He" would read as whoever came before it in the new text.
+    A sentence that opens by pointing back ("He was born in Switzerland", "Since 2000, it has
+    hosted") is left out: out of its passage, "He" would read as whoever came before it in the
+    new text.
     """
     wanted = content_words(question)
     scored: list[tuple[int, int, str]] = []
     position = 0
     for passage in passages:
         for sentence in split_sentences(passage.text):
-            if set(words(sentence)[:1]) & BACK_POINTING:
+            head = words(sentence)[:6]
+            if set(head[:1]) & BACK_POINTING or set(head) & _SUBJECT_PRONOUNS:
                 position += 1
                 continue
             scored.append((len(wanted & content_words(sentence)), -position, sentence))

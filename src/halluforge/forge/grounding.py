@@ -17,7 +17,8 @@ form (the text is not a clean sentence of prose)
     sentence, or six or more words said again from an earlier sentence, when the sources do
     not repeat it);
 support (the sentence says something the sources do not)
-    ``unsupported_number`` (a number or year no source has), ``unsupported_name`` (a
+    ``unsupported_number`` (a number or year not in the source sentences that support it),
+    ``unsupported_name`` (a
     capitalised word after the first that no source has), ``low_overlap`` (less than
     :data:`MIN_RECALL` of its content words are in the best-matching source sentence, joined
     with a second one that shares a name with it),
@@ -135,7 +136,7 @@ def recall(sentence: AbstractSet[str], source: AbstractSet[str]) -> float:
 
 @dataclass(frozen=True)
 class Sources:
-    """What a generated text may draw on: source sentences, their words, numbers, instructions.
+    """What a generated text may draw on: source sentences, their words, instructions.
 
     ``texts`` are the sources (supporting sentence, passages, summary); ``instructions`` the
     fixed wording of the prompt that produced the text (placeholders removed), so an echo of
@@ -146,7 +147,6 @@ class Sources:
     contents: tuple[frozenset[str], ...]
     names: tuple[frozenset[str], ...]
     vocabulary: frozenset[str]
-    numbers: frozenset[str]
     instruction_grams: frozenset[tuple[str, ...]]
     source_grams: frozenset[tuple[str, ...]] = field(repr=False)
 
@@ -162,7 +162,6 @@ class Sources:
             contents=tuple(frozenset(_content(s)) for s in sentences),
             names=tuple(frozenset(_names(s)) for s in sentences),
             vocabulary=frozenset(w for tokens in all_words for w in tokens),
-            numbers=frozenset(n for text in texts for n in _numbers(text)),
             instruction_grams=frozenset(instruction_grams - source_grams),
             source_grams=frozenset(source_grams),
         )
@@ -173,22 +172,26 @@ class Sources:
         order = sorted(range(len(self.contents)), key=lambda i: -recall(wanted, self.contents[i]))
         return [(recall(wanted, self.contents[i]), self.sentences[i]) for i in order[:n]]
 
-    def support(self, sentence: str) -> float:
+    def support(self, sentence: str) -> tuple[float, frozenset[str]]:
         """Content-word recall of ``sentence`` by its best source sentence joined with a second one.
 
         The second is the one that covers most of the words the best leaves out, among those that
         share a name with ``sentence``, so a merge that joins two source sentences into one ("X,
         while Y") is read against both, but words about one entity are not lent to another
         ("Selma Lagerlöf ... a pioneer in crystallography", from a sentence about Pierre Curie).
+        Also returns the numbers of those source sentences: a number must come from them, not
+        from anywhere in the sources ("in 1914, she ..." about the wrong person).
         """
         wanted = _content(sentence)
         if not self.contents:
-            return 0.0 if wanted else 1.0
-        best = max(self.contents, key=lambda c: recall(wanted, c))
-        rest, named = wanted - best, _names(sentence)
-        seconds = [c for c, n in zip(self.contents, self.names, strict=True) if n & named]
-        second = max(seconds, key=lambda c: len(rest & c), default=frozenset())
-        return recall(wanted, best | second)
+            return (0.0 if wanted else 1.0), frozenset()
+        first = max(range(len(self.contents)), key=lambda i: recall(wanted, self.contents[i]))
+        rest, named = wanted - self.contents[first], _names(sentence)
+        seconds = [i for i, n in enumerate(self.names) if n & named and i != first]
+        pair = [first, *([max(seconds, key=lambda i: len(rest & self.contents[i]))] if seconds else [])]
+        covered = frozenset().union(*(self.contents[i] for i in pair))
+        numbers = frozenset(n for i in pair for n in _numbers(self.sentences[i]))
+        return recall(wanted, covered), numbers
 
 
 @dataclass(frozen=True)
@@ -274,14 +277,14 @@ def _stopwords_only(gram: tuple[str, ...]) -> bool:
 
 
 def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple[str, float]:
-    """Why a sentence is not supported by the sources ('' when it is), with its best recall."""
-    if _numbers(sentence) - sources.numbers:
-        return "unsupported_number", 0.0
+    """Why a sentence is not supported by the sources ('' when it is), with its recall."""
+    score, numbers = sources.support(sentence)
+    if _numbers(sentence) - numbers:
+        return "unsupported_number", score
     names = [w for w in _WORD_START.findall(sentence)[1:] if w[0].isupper()]
     for name in names:
         if any(len(w) > 1 and w not in sources.vocabulary for w in words(name)):
-            return "unsupported_name", 0.0
-    score = sources.support(sentence)
+            return "unsupported_name", score
     if score < min_recall:
         return "low_overlap", score
     return "", score
