@@ -189,6 +189,9 @@ def test_check_merge() -> None:
     assert check_merge(good, SUPPORT, summary, ANSWERS) == ""
     assert check_merge(summary, SUPPORT, summary, ANSWERS) == "merged text lost the answer"
     assert check_merge(SUPPORT, SUPPORT, summary, ANSWERS) == "merged text adds nothing from the summary"
+    # the answer string alone is not enough: the supporting sentence's claim must stay
+    claimless = "Squid Game is a show. Netflix is an American streaming service founded in 1997."
+    assert check_merge(claimless, SUPPORT, summary, ANSWERS) == "merged text lost the supporting sentence"
     echo = f"Text 1: {SUPPORT} Text 2: [1] Netflix is an American streaming service founded in 1997."
     assert check_merge(echo, SUPPORT, summary, ANSWERS) == "merged text repeats the prompt's labels"
     ramble = good + " Netflix" * 200
