@@ -49,7 +49,7 @@ def test_labels_are_well_formed_and_contiguous() -> None:
 
 
 def test_labels_name_cases_the_current_code_forges() -> None:
-    config = load_config(EXAMPLE, overrides={f"families.{FAMILY}.index": INDEX, "select.limit": 20})
+    config = load_config(EXAMPLE, overrides={f"families.{FAMILY}.index": INDEX, "select.limit": 40})
     generator = ContextEnrich.from_config(config.families[FAMILY])
     model = config.models.generator
     assert model is not None
