@@ -14,8 +14,9 @@ evidence-focused retrieval from the wiki-offline summaries index, summary, merge
   (RealtimeQA answers are paraphrased choices), so those examples are skipped.
 
 Both are split by path: whether the LLM's output was accepted or the fallback produced the
-field. The generator model defaults to the embedded SmolLM2-135M; responses are cached, so a
-second run with the same options is fast. The last line is
+field; the grounding outcome of the summary and the merge (LLM text kept whole, trimmed, or
+replaced by the fallback) is counted too. The generator model defaults to the embedded
+SmolLM2-135M; responses are cached, so a second run with the same options is fast. The last line is
 ``support_match=<float> answer_kept=<float> n=<int>``.
 
     python benchmarks/reeval_cat2_support.py --limit 50
@@ -203,6 +204,7 @@ async def main() -> None:
                 "kept": c.checks["context_has_answer"],
                 "context_path": c.provenance.fields["context"].path,
                 "summary_path": c.provenance.fields["summary"].path,
+                "grounding": c.metadata.get("grounding", {}),
                 "context": c.context,
             }
             for c in cases
@@ -246,6 +248,11 @@ async def main() -> None:
             total[path] += 1
             kept[path] += bool(info and info["kept"])
     summary_paths = Counter(v["summary_path"] for r in results for v in r["variants"].values())
+    for step in ("summary", "context"):  # grounding: LLM text kept whole, trimmed, or replaced
+        outcomes = Counter(
+            v["grounding"].get(step, {}).get("outcome", "?") for r in results for v in r["variants"].values()
+        )
+        print(f"grounding of the {step} (test cases): {dict(sorted(outcomes.items()))}")
     print(f"elapsed {time.perf_counter() - started:.0f}s for {n} examples with {args.model}")
     print("supporting sentence by path (matches / examples):")
     for path, count in sorted(by_path.items()):

@@ -8,11 +8,27 @@ question as correct only when both variants are answered correctly (the ``*_both
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from halluforge.families.spec import CaseMetadata, Family
+
+
+class GroundingRecord(BaseModel):
+    """What grounding did to one LLM step (summary or merge) of a case.
+
+    ``outcome``: ``llm`` (the reply kept whole), ``trimmed`` (some sentences dropped, the rest
+    used) or ``fallback`` (every reply rejected, or no generator model). ``sentences`` and
+    ``dropped`` (count by reason, see ``halluforge.forge.grounding.REASONS``) describe the
+    accepted reply, or for a fallback the last rejected one (zero when none was read).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: Literal["llm", "trimmed", "fallback"]
+    sentences: int = Field(default=0, ge=0)
+    dropped: dict[str, int] = Field(default_factory=dict)
 
 
 class ContextEnrichMetadata(CaseMetadata):
@@ -23,6 +39,7 @@ class ContextEnrichMetadata(CaseMetadata):
     retrieval_query: str | None = None
     passages: list[dict[str, Any]] = Field(default_factory=list)
     dropped_passages: dict[str, int] = Field(default_factory=dict)
+    grounding: dict[Literal["summary", "context"], GroundingRecord] = Field(default_factory=dict)
 
 
 FAMILY = Family(
@@ -39,4 +56,4 @@ FAMILY = Family(
     options={"variants": ("question", "evidence")},
 )
 
-__all__ = ["FAMILY", "ContextEnrichMetadata"]
+__all__ = ["FAMILY", "ContextEnrichMetadata", "GroundingRecord"]

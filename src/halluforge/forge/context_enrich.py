@@ -11,11 +11,21 @@ closed-book wrong and open-book right, so answering needs the evidence) the gene
    (variant ``question``) and with the evidence as the query (variant ``evidence``). Passages
    that contain the query text and near-duplicates (cosine above ``dedupe_cosine`` with the
    retriever's embeddings, token Jaccard when it has none) are dropped.
-3. asks the LLM to **summarize** the retrieved passages (validated: long enough and drawn
-   from the passages; fallback: the passages' most question-relevant sentences).
-4. asks the LLM to **merge** the supporting sentence with the summary (validated: keeps the
-   answer span, adds retrieved content, does not ramble; fallback: an extractive merge of the
-   supporting sentence and the most question-relevant retrieved sentences).
+3. asks the LLM to **summarize** the retrieved passages (grounded sentence by sentence in the
+   passages, then validated: long enough and drawn from the passages; fallback: the passages'
+   most question-relevant sentences).
+4. asks the LLM to **merge** the supporting sentence with the summary (grounded in the
+   supporting sentence, the summary and the passages, then validated: keeps the answer span,
+   adds retrieved content, does not ramble; fallback: an extractive merge of the supporting
+   sentence and the most question-relevant retrieved sentences).
+
+Grounding (:mod:`halluforge.forge.grounding`) drops the sentences of a summary or merge that
+say what no source says, or that are list markers, prompt labels, echoes or loops; the rest is
+used when it still passes the step's check, else the reply counts as rejected. With an NLI
+model (the ``nli_model`` option, else ``score.nli_model`` handed over by the forge stage) each
+sentence must also be entailed by a source sentence. ``metadata.grounding`` records per step
+whether the LLM text was kept whole, trimmed, or replaced by the fallback, and how many
+sentences were dropped and why.
 
 Each seed yields two test cases, one per variant, sharing ``parent_seed``; a question counts
 as answered only when both are (:func:`halluforge.metrics.nli.merge_variants`). The expected
@@ -31,8 +41,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -53,6 +64,7 @@ from halluforge.forge.enrich_text import (
     split_sentences,
     strip_reply,
 )
+from halluforge.forge.grounding import Entails, Grounding, Sources, ground, instructions_of
 from halluforge.prompts import Template
 from halluforge.records import (
     FieldProvenance,
@@ -103,6 +115,11 @@ class ContextEnrichOptions(GeneratorOptions):
         default=150,
         ge=10,
         description="words of each passage shown to the summarize prompt (fits small contexts)",
+    )
+    nli_model: str | None = Field(
+        default=None,
+        description="NLI model (hub id or local path) that must entail every summary and merge "
+        "sentence from a source sentence; default: score.nli_model; none: lexical grounding only",
     )
 
 
@@ -219,6 +236,7 @@ class _Step:
 
     text: str | None
     provenance: FieldProvenance
+    grounding: dict[str, Any] = field(default_factory=dict)
 
 
 class ContextEnrich(Generator):
@@ -235,6 +253,8 @@ class ContextEnrich(Generator):
     def __init__(self, options: GeneratorOptions | None = None) -> None:
         super().__init__(options)
         self._retriever: Retriever | None = None
+        self._entails: Entails | None = None
+        self._entails_ready = False
 
     @property
     def opts(self) -> ContextEnrichOptions:
@@ -289,7 +309,7 @@ class ContextEnrich(Generator):
                 if not completion.ok:
                     rejected.append(f"backend error: {completion.error}")
                     continue
-                accepted, reason = validate(completion.text)
+                accepted, reason = await asyncio.to_thread(validate, completion.text)
                 if accepted is not None:
                     return _Step(
                         accepted,
@@ -319,29 +339,77 @@ class ContextEnrich(Generator):
             step.provenance.method = "question_overlap"
         return step
 
-    async def summarize(self, ctx: ForgeContext, question: str, passages: Sequence[Passage]) -> _Step:
-        """The LLM summary of the passages (validated; fallback: their most question-relevant sentences)."""
+    def entails(self, ctx: ForgeContext) -> Entails | None:
+        """The NLI judge of grounding: the ``nli_model`` option, else ``score.nli_model``; None without."""
+        name = self.opts.nli_model or ctx.resources.get("nli_model")
+        if not name:
+            return None
+        from halluforge.metrics.nli import load_nli
+
+        model = load_nli(str(name))
+        lock = threading.Lock()  # validators run in worker threads; one tokenizer call at a time
+
+        def judge(pairs: Sequence[tuple[str, str]]) -> list[bool]:
+            with lock:
+                return [ok for ok, _ in model.entails(pairs)]
+
+        return judge
+
+    def _judge(self, ctx: ForgeContext) -> Entails | None:
+        """:meth:`entails`, built once per generator (one model, one lock)."""
+        if not self._entails_ready:
+            self._entails = self.entails(ctx)
+            self._entails_ready = True
+        return self._entails
+
+    def prepare(self, ctx: ForgeContext) -> None:
+        """Load the grounding NLI model once, so a wrong name fails before any case is forged."""
+        self._judge(ctx)
+
+    def _grounded(
+        self, sources: Sources, check: Callable[[str], str], entails: Entails | None
+    ) -> tuple[Callable[[str], tuple[str | None, str]], list[Grounding]]:
+        """A validator that grounds a reply, then checks what is left; and the verdicts it saw."""
+        seen: list[Grounding] = []
+
+        def validate(reply: str) -> tuple[str | None, str]:
+            verdict = ground(strip_reply(reply), sources, entails=entails)
+            seen.append(verdict)
+            reason = check(verdict.text) if verdict.kept else "no sentence is grounded in the sources"
+            if reason and verdict.trimmed:
+                reason = f"{reason} ({verdict.summary()})"
+            return (None, reason) if reason else (verdict.text, "")
+
+        return validate, seen
+
+    @staticmethod
+    def _record(step: _Step, seen: Sequence[Grounding]) -> None:
+        """Put on the step whether its LLM text was kept whole, trimmed or replaced, and the drops."""
+        outcome = "fallback"
+        if step.provenance.path == "llm":
+            outcome = "trimmed" if seen[-1].trimmed else "llm"
+        step.grounding = {"outcome": outcome, "sentences": 0, "dropped": {}}
+        if seen:  # for a fallback: what grounding found in the last rejected reply
+            step.grounding.update(seen[-1].record())
+
+    async def summarize(
+        self, ctx: ForgeContext, question: str, passages: Sequence[Passage], entails: Entails | None = None
+    ) -> _Step:
+        """The LLM summary of the passages, grounded and validated; fallback: the most relevant sentences."""
         cap = self.opts.passage_words
         listing = "\n".join(
             f"[{i}] {p.title}: {' '.join(p.text.split()[:cap])}" for i, p in enumerate(passages, 1)
         )
-
-        def validate(reply: str) -> tuple[str | None, str]:
-            text = strip_reply(reply)
-            reason = check_summary(text, passages)
-            return (None, reason) if reason else (text, "")
-
+        template = self.templates()["context_enrich/summarize"]
+        sources = Sources.of([p.text for p in passages], instructions_of(template.text))
+        validate, seen = self._grounded(sources, lambda text: check_summary(text, passages), entails)
         step = await self._llm_step(
-            ctx,
-            self.templates()["context_enrich/summarize"],
-            "summarize_prompt",
-            validate,
-            count=len(passages),
-            passages=listing,
+            ctx, template, "summarize_prompt", validate, count=len(passages), passages=listing
         )
         if step.text is None:
             step.text = " ".join(relevant_sentences(question, passages))
             step.provenance.method = "relevant_sentences"
+        self._record(step, seen)
         return step
 
     async def merge(
@@ -352,26 +420,21 @@ class ContextEnrich(Generator):
         summary: str,
         passages: Sequence[Passage],
         answers: Sequence[str],
+        entails: Entails | None = None,
     ) -> _Step:
-        """The LLM merge of support and summary (must keep the answer); fallback: extractive merge."""
-
-        def validate(reply: str) -> tuple[str | None, str]:
-            text = strip_reply(reply)
-            reason = check_merge(text, support, summary, answers)
-            return (None, reason) if reason else (text, "")
-
+        """The LLM merge of support and summary, grounded, with the answer; fallback: extractive merge."""
+        template = self.templates()["context_enrich/merge"]
+        sources = Sources.of([support, summary, *(p.text for p in passages)], instructions_of(template.text))
+        validate, seen = self._grounded(
+            sources, lambda text: check_merge(text, support, summary, answers), entails
+        )
         step = await self._llm_step(
-            ctx,
-            self.templates()["context_enrich/merge"],
-            "merge_prompt",
-            validate,
-            answer=answers[0],
-            support=support,
-            summary=summary,
+            ctx, template, "merge_prompt", validate, answer=answers[0], support=support, summary=summary
         )
         if step.text is None:
             step.text = extractive_merge(support, question, passages)
             step.provenance.method = "extractive_merge"
+        self._record(step, seen)
         return step
 
     def _skip(self, seed: SeedCase, reason: str, variant: str | None = None) -> Skip:
@@ -390,6 +453,7 @@ class ContextEnrich(Generator):
         if not example.evidence or not answers:
             return [self._skip(seed, "the example has no evidence or no gold answer")]
         retriever = self.retriever(ctx)  # opened before any await, so concurrent calls share one
+        entails = self._judge(ctx)
         evidence = clean_text(example.evidence)
         support = await self.support(ctx, example.question, evidence, answers)
         if support.text is None:
@@ -404,12 +468,27 @@ class ContextEnrich(Generator):
             if not passages:
                 out.append(self._skip(seed, f"no usable passage retrieved (dropped {dropped})", variant))
                 continue
-            summary = await self.summarize(ctx, example.question, passages)
+            summary = await self.summarize(ctx, example.question, passages, entails)
             assert summary.text is not None
-            merged = await self.merge(ctx, example.question, support.text, summary.text, passages, answers)
+            merged = await self.merge(
+                ctx, example.question, support.text, summary.text, passages, answers, entails
+            )
             assert merged.text is not None
             out.append(self._case(seed, ctx, variant, support, summary, merged, passages, dropped))
         return out
+
+    def case_id(
+        self, seed_id: str, variant: str, generator: str | None, shared_nli: str | None = None
+    ) -> str:
+        """The id of a forged case: seed, variant, generator model, templates, options, NLI model.
+
+        ``shared_nli`` is ``score.nli_model`` as handed over by the forge stage; it counts only
+        when the ``nli_model`` option does not name another.
+        """
+        nli = [shared_nli] if shared_nli and not self.opts.nli_model else []
+        return stable_id(
+            self.family, seed_id, variant, generator, self.template_hashes(), self.opts.model_dump(), *nli
+        )
 
     def _case(
         self,
@@ -427,7 +506,7 @@ class ContextEnrich(Generator):
         hashes = self.template_hashes()
         generator = ctx.llm.name if ctx.llm is not None else None
         return TestCase(
-            id=stable_id(self.family, seed.id, variant, generator, hashes, self.opts.model_dump()),
+            id=self.case_id(seed.id, variant, generator, ctx.resources.get("nli_model")),
             family=self.family,
             question=example.question,
             context=context,
@@ -457,6 +536,7 @@ class ContextEnrich(Generator):
                 "retrieval_query": variant,
                 "passages": [{"id": p.id, "title": p.title} for p in passages],
                 "dropped_passages": dropped,
+                "grounding": {"summary": summary.grounding, "context": merged.grounding},
             },
         )
 

@@ -22,6 +22,8 @@ from halluforge.text import contains_answer
 SUPPORT_MATCH_RATIO = 0.8
 #: how many retrieved sentences the extractive fallbacks keep
 EXTRACT_SENTENCES = 3
+#: share of the supporting sentence's content words a merge must keep (its claim, not just the answer)
+SUPPORT_KEPT = 0.75
 
 _TAG = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
@@ -34,7 +36,7 @@ _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s
 #: prompt scaffolding that a reply should not repeat ("Text 1:", "[2]", "Paragraph:")
 _SCAFFOLD = re.compile(r"\b(?:text \d|paragraph|passage|sentence)\s*:|\[\d+\]", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     {
         *("a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but"),
         *("is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those"),
@@ -82,7 +84,7 @@ def norm(text: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """Words of ``text`` without stopwords (for overlap and relevance)."""
-    return {w for w in words(text) if w not in _STOPWORDS}
+    return {w for w in words(text) if w not in STOPWORDS}
 
 
 def jaccard(a: str, b: str) -> float:
@@ -172,12 +174,16 @@ def check_summary(summary: str, passages: Sequence[Passage]) -> str:
 def check_merge(merged: str, support: str, summary: str, answers: Sequence[str]) -> str:
     """Why an LLM merge is rejected ('' when accepted).
 
-    It must keep the answer span, not echo the prompt's labels, add at least a few words of the
-    summary beyond the supporting sentence, and stay within twice the length of its two inputs
-    (no rambling or loops).
+    It must keep the answer span and :data:`SUPPORT_KEPT` of the supporting sentence's content
+    words (the claim that makes it the answer, e.g. "the first woman to receive a Nobel Prize"),
+    not echo the prompt's labels, add at least a few words of the summary beyond the supporting
+    sentence, and stay within twice the length of its two inputs (no rambling or loops).
     """
     if not has_answer(merged, answers):
         return "merged text lost the answer"
+    wanted = content_words(support)
+    if wanted and len(wanted & content_words(merged)) < SUPPORT_KEPT * len(wanted):
+        return "merged text lost the supporting sentence"
     if _SCAFFOLD.search(merged):
         return "merged text repeats the prompt's labels"
     added = (content_words(summary) - content_words(support)) & content_words(merged)
@@ -189,13 +195,31 @@ def check_merge(merged: str, support: str, summary: str, answers: Sequence[str])
     return ""
 
 
+#: words that open a sentence by pointing back at the one before it ("He", "It", "This")
+BACK_POINTING = frozenset(
+    {"it", "its", "he", "she", "his", "her", "they", "them", "their", "this", "these", "those", "such"}
+)
+
+
+_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
+
+
 def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTRACT_SENTENCES) -> list[str]:
-    """The ``n`` retrieved sentences sharing most words with the question, in passage order."""
+    """The ``n`` retrieved sentences sharing most words with the question, in passage order.
+
+    A sentence that opens by pointing back ("He was born in Switzerland", "Since 2000, it has
+    hosted") is left out: out of its passage, "He" would read as whoever came before it in the
+    new text.
+    """
     wanted = content_words(question)
     scored: list[tuple[int, int, str]] = []
     position = 0
     for passage in passages:
         for sentence in split_sentences(passage.text):
+            head = words(sentence)[:6]
+            if set(head[:1]) & BACK_POINTING or set(head) & _SUBJECT_PRONOUNS:
+                position += 1
+                continue
             scored.append((len(wanted & content_words(sentence)), -position, sentence))
             position += 1
     top = sorted(scored, reverse=True)[:n]

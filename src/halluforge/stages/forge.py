@@ -27,7 +27,11 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     examples = ctx.store.all(Example)
     llm = BatchingBackend(ctx.models.get(ctx.config.models.generator)) if ctx.generators else None
     for name, generator in ctx.generators.items():
-        fctx = ForgeContext(llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases)
+        # score.nli_model is handed to generators that can use it (context_enrich's grounding)
+        resources = {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        fctx = ForgeContext(
+            llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases, resources=resources
+        )
         generator.prepare(fctx)
         inputs = generator.inputs(fctx)
         limit = ctx.config.select.limit

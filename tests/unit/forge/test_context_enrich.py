@@ -189,10 +189,23 @@ def test_check_merge() -> None:
     assert check_merge(good, SUPPORT, summary, ANSWERS) == ""
     assert check_merge(summary, SUPPORT, summary, ANSWERS) == "merged text lost the answer"
     assert check_merge(SUPPORT, SUPPORT, summary, ANSWERS) == "merged text adds nothing from the summary"
+    # the answer string alone is not enough: the supporting sentence's claim must stay
+    claimless = "Squid Game is a show. Netflix is an American streaming service founded in 1997."
+    assert check_merge(claimless, SUPPORT, summary, ANSWERS) == "merged text lost the supporting sentence"
     echo = f"Text 1: {SUPPORT} Text 2: [1] Netflix is an American streaming service founded in 1997."
     assert check_merge(echo, SUPPORT, summary, ANSWERS) == "merged text repeats the prompt's labels"
     ramble = good + " Netflix" * 200
     assert check_merge(ramble, SUPPORT, summary, ANSWERS) == "merged text is far longer than its inputs"
+
+
+def test_relevant_sentences_leave_out_sentences_that_point_back() -> None:
+    passage = Passage(
+        "le",
+        "Le Corbusier",
+        "Le Corbusier was a Swiss-French architect. He was born in Switzerland in 1887 and moved to India.",
+    )
+    chosen = relevant_sentences("Who was born in Switzerland and moved to India in 1887?", [passage], n=2)
+    assert chosen == ["Le Corbusier was a Swiss-French architect."]
 
 
 def test_relevant_sentences_and_extractive_merge_keep_passage_order() -> None:
@@ -319,6 +332,66 @@ async def test_generator_llm_path_makes_two_variants() -> None:
     assert set(first.provenance.template_hashes) == set(ContextEnrich.template_names)
     assert len(first.metadata["passages"]) == 3
     assert len({p["title"] for p in first.metadata["passages"]}) == 3
+    assert first.metadata["grounding"] == {
+        "summary": {"outcome": "llm", "sentences": 1, "dropped": {}},
+        "context": {"outcome": "llm", "sentences": 2, "dropped": {}},
+    }
+    FAMILIES.get("context_enrich").check_metadata(first)
+
+
+async def test_generator_trims_unsupported_sentences_and_records_why() -> None:
+    invented = "Squid Game won 14 Emmy awards in 2019."
+    loop = "A television season is a set of episodes of a show."
+    backend = script_backend(
+        [
+            ["Copy the one sentence", SUPPORT],
+            ["short texts", f"{SUMMARY} Here is the summary of the texts. {loop} {loop}"],
+            ["Combine the two texts", f"{MERGED} {invented}"],
+        ]
+    )
+    (case,) = await forge(backend, TinyRetriever(PASSAGES), retrieval=["question"])
+    assert isinstance(case, TestCase)
+    assert case.metadata["summary"] == f"{SUMMARY} {loop}"
+    assert case.context == MERGED and invented not in case.context
+    assert case.provenance.fields["context"].path == "llm"
+    grounding = case.metadata["grounding"]
+    assert grounding["summary"] == {
+        "outcome": "trimmed",
+        "sentences": 4,
+        "dropped": {"prompt_label": 1, "repeated_sentence": 1},
+    }
+    assert grounding["context"] == {
+        "outcome": "trimmed",
+        "sentences": 3,
+        "dropped": {"unsupported_number": 1},
+    }
+    FAMILIES.get("context_enrich").check_metadata(case)
+
+
+async def test_generator_falls_back_when_grounding_leaves_too_little() -> None:
+    # the only sentence with the answer invents a year: what is left lost the answer
+    wrong = "In 2019 the hit South Korean show Squid Game is officially coming back for a second season."
+    backend = script_backend(
+        [
+            ["Copy the one sentence", SUPPORT],
+            ["short texts", SUMMARY],
+            ["Combine the two texts", f"{wrong} Korean drama shows are exported across Asia."],
+        ]
+    )
+    (case,) = await forge(backend, TinyRetriever(PASSAGES), retrieval=["question"])
+    assert isinstance(case, TestCase)
+    context = case.provenance.fields["context"]
+    assert context.path == "fallback" and context.method == "extractive_merge"
+    assert (
+        context.rejected
+        == ["merged text lost the answer (1 of 2 sentences dropped (1 unsupported_number))"] * 2
+    )
+    assert case.metadata["grounding"]["context"] == {
+        "outcome": "fallback",
+        "sentences": 2,
+        "dropped": {"unsupported_number": 1},
+    }
+    assert case.context is not None and case.context.startswith(SUPPORT) and case.checks["context_has_answer"]
 
 
 async def test_generator_retries_with_the_reason_then_accepts() -> None:
@@ -389,6 +462,50 @@ async def test_generator_backend_errors_are_rejections_not_crashes() -> None:
 async def test_generator_without_llm_uses_rules_only() -> None:
     made = await forge(None, TinyRetriever(PASSAGES))
     assert all(isinstance(m, TestCase) and m.provenance.fields["support"].attempts == 0 for m in made)
+    for case in made:
+        assert isinstance(case, TestCase)
+        assert case.metadata["grounding"]["context"] == {"outcome": "fallback", "sentences": 0, "dropped": {}}
+
+
+async def test_generator_nli_grounding_from_score_nli_model(tmp_path: Any) -> None:
+    from tests.unit.metrics.test_nli import build_tiny_nli  # skips without torch and transformers
+
+    from halluforge.metrics.nli import load_nli
+
+    order = {0: "contradiction", 1: "entailment", 2: "neutral"}
+    never = str(build_tiny_nli(tmp_path / "never", order, bias=[6.0, 0.0, 0.0]))
+    always = str(build_tiny_nli(tmp_path / "always", order, bias=[0.0, 6.0, 0.0]))
+    for path in (never, always):  # the tiny models have 64 positions; pairs are cut to fit
+        load_nli(path).max_length = 64
+    script = [["Copy the one sentence", SUPPORT], ["short texts", SUMMARY], ["Combine the two texts", MERGED]]
+
+    async def run(resources: dict[str, Any], **options: Any) -> TestCase:
+        generator = ContextEnrich(ContextEnrichOptions(retrieval=["question"], **options))
+        ctx = ForgeContext(
+            llm=script_backend(script), resources={"retriever": TinyRetriever(PASSAGES), **resources}
+        )
+        generator.prepare(ctx)
+        (case,) = await generator.forge_one(seed(), ctx)
+        assert isinstance(case, TestCase)
+        return case
+
+    plain = await run({})
+    rejected = await run({"nli_model": never})  # score.nli_model, handed over by the forge stage
+    assert rejected.provenance.fields["summary"].path == "fallback"
+    assert rejected.provenance.fields["context"].path == "fallback"
+    assert rejected.metadata["grounding"]["context"]["dropped"] == {"not_entailed": 2}
+    assert rejected.id != plain.id  # the grounding model is part of what defines the case
+    accepted = await run({"nli_model": never}, nli_model=always)  # the option wins
+    assert accepted.context == MERGED and accepted.metadata["grounding"]["context"]["outcome"] == "llm"
+
+
+def test_generator_with_a_missing_nli_model_fails_before_forging(tmp_path: Any) -> None:
+    pytest.importorskip("transformers")
+    from halluforge.errors import ModelError
+
+    generator = ContextEnrich(ContextEnrichOptions(nli_model=str(tmp_path / "nowhere")))
+    with pytest.raises(ModelError, match="cannot load the NLI model"):
+        generator.prepare(ForgeContext(llm=None))
 
 
 async def test_generator_skips_with_reasons() -> None:
