@@ -128,6 +128,7 @@ FAMILIES: Registry[Family] = Registry(
         "context_enrich": "halluforge.families.context_enrich:FAMILY",
         "false_premise": "halluforge.families.invite:FALSE_PREMISE",
         "invalid_date": "halluforge.families.invite:INVALID_DATE",
+        "counterfactual": "halluforge.families.counterfactual:FAMILY",
     },
 )
 

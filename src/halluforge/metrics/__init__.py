@@ -27,6 +27,9 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "bertscore": "halluforge.metrics.text:BertScore",
         "bertscore_disengage": "halluforge.metrics.text:BertScoreDisengage",
         "entail": "halluforge.metrics.nli:Entailment",
+        "accuracy": "halluforge.metrics.recall:ChoiceAccuracy",
+        "error_detection": "halluforge.metrics.recall:ErrorDetection",
+        "confidence": "halluforge.metrics.recall:AnswerConfidence",
     },
 )
 

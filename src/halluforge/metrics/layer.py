@@ -261,6 +261,8 @@ METRICS: Registry[type[Metric]] = Registry(
     {
         "norm_entail": "halluforge.metrics.layer:NormalizedEntailment",
         "both_variants": "halluforge.metrics.layer:BothVariants",
+        "m_rate": "halluforge.metrics.recall:MisleadingRate",
+        "r_rate": "halluforge.metrics.recall:ReappearanceRate",
     },
 )
 
