@@ -27,7 +27,21 @@ LOADERS: Registry[Loader] = Registry(
         "parquet": "halluforge.data.tabular:load_parquet",
         "hf": "halluforge.data.hf:load_hf",
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
+        "rgb": "halluforge.data.rgb:load_rgb",
     },
 )
 
-__all__ = ["LOADERS", "Loader"]
+#: loaders whose examples are ready-made test cases of a family (unless ``options.mode: examples``)
+READY_MADE = {"rgb": "counterfactual"}
+
+
+def ready_family(source: DataSource) -> str | None:
+    """The family of the ready-made cases a source holds (``test_cases``, else its loader's), or None."""
+    if source.test_cases:
+        return source.test_cases
+    if source.loader in READY_MADE and source.options.get("mode", "cases") == "cases":
+        return READY_MADE[source.loader]
+    return None
+
+
+__all__ = ["LOADERS", "READY_MADE", "Loader", "ready_family"]

@@ -61,6 +61,22 @@ def rule_paragraph(record: EventRecord) -> str:
     return " ".join([head, *(rule_sentence(record, k, v) for k, v in record.items)])
 
 
+_LINKING = frozenset(("the", "of", "de", "da", "van", "von", "der", "le", "la"))
+
+
+def _name_like(value: str) -> bool:
+    """A name of a person or a title-like name: "William the Conqueror", "Duke of Wellington"."""
+    parts = value.split()
+    if looks_like_name(value):
+        return True
+    return (
+        2 <= len(parts) <= 5
+        and parts[0][:1].isupper()
+        and parts[-1][:1].isupper()
+        and all(p[:1].isupper() or p in _LINKING for p in parts)
+    )
+
+
 def rule_question(record: EventRecord, key: str) -> str:
     """A question whose answer is the value of ``key`` (the QA-generation fallback for records)."""
     value = record.value(key)
@@ -75,7 +91,7 @@ def rule_question(record: EventRecord, key: str) -> str:
         return f"Where did {name} take place?"
     if _PLACE_KEYS.search(key):
         return f"Where was the {phrase(key)} of {name}?"
-    if looks_like_name(value) and form_type(value) is None:
+    if _name_like(value) and form_type(value) is None:
         return f"Who was the {phrase(key)} of {name}?"
     if form_type(value) == "number":
         return (

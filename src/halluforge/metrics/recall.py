@@ -48,7 +48,8 @@ from halluforge.text import contains_answer
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
 DEFAULT_EDITED = ("open_book", "self_trust")
-_LETTER = re.compile(r"^\(?\s*(?:option\s+)?([A-Z])\s*(?:[).:\-]|$|\s)", re.I)
+#: "(B)", "Option B", "B.", "B)" or a bare "B"; never the article in "A battle ..."
+_LETTER = re.compile(r"^(?:\(\s*([A-Z])\s*\)|option\s+([A-Z])\b|([A-Z])(?:[).:]|$))", re.I)
 _DETECT = re.compile(
     r"\b(?:context|passage|text|record|description|information)\b[^.]{0,60}\b(?:is|are|seems?|appears?"
     r"|contains?|has|have)\b[^.]{0,20}\b(?:incorrect|wrong|false|inaccurate|mistaken|errors?|misleading"
@@ -64,8 +65,8 @@ def parse_choice(text: str, options: Sequence[Option]) -> tuple[int | None, str]
     reply = strip_answer_prefix(text).strip()
     letter = _LETTER.match(reply)
     if letter:
-        index = ord(letter.group(1).upper()) - ord("A")
-        if 0 <= index < len(options) and (len(reply) <= 3 or reply[1:2] in ").: -" or reply[:1] == "("):
+        index = ord(next(g for g in letter.groups() if g).upper()) - ord("A")
+        if 0 <= index < len(options):
             return index, "letter"
     named = [i for i, o in enumerate(options) if contains_answer(reply, o.text)]
     if len(named) == 1:
