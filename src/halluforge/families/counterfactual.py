@@ -30,7 +30,7 @@ EDITED_SETTINGS = ("open_book", "self_trust")
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
 #: the longest free text asked for in the text-generation task, in tokens
-GENERATION_TOKENS = 96
+GENERATION_TOKENS = 64
 
 
 class CounterfactualMetadata(CaseMetadata):

@@ -420,7 +420,7 @@ class Counterfactual(Generator):
         if self.opts.paraphrase and ctx.llm is not None:
             for attempt in range(self.opts.max_attempts):
                 attempts += 1
-                budget = max(96, len(fallback.split()) * 2)
+                budget = max(64, int(len(fallback.split()) * 1.5) + 16)
                 done = await _ask(ctx, template, attempt, max_tokens=budget, **values)
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
                 lost = [v for v in must if not contains_answer(text, v)]
@@ -561,7 +561,7 @@ class Counterfactual(Generator):
         if ctx.llm is not None:
             for attempt in range(self.opts.max_attempts):
                 attempts += 1
-                budget = max(96, int(len(base.paragraph.split()) * 2))
+                budget = max(64, int(len(base.paragraph.split()) * 1.5) + 16)
                 done = await _ask(
                     ctx, template, attempt, max_tokens=budget, passage=base.paragraph, answer=base.gold[0]
                 )
