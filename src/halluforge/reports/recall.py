@@ -79,6 +79,30 @@ def _cell(found: list[Aggregate] | None, scale: float = 100.0) -> str:
     return f"{scale * mean:.1f} [{scale * group.ci_low:.1f}, {scale * group.ci_high:.1f}] (n={n})"
 
 
+Column = tuple[str, str, str]  # (variant, metric, heading)
+
+
+def _paper_table(
+    title: str,
+    row_label: str,
+    groups: Mapping[tuple[Hashable, ...], list[Aggregate]],
+    models: Sequence[str],
+    domain: str,
+    rows: Sequence[tuple[str, str]],
+    columns: Sequence[Column],
+) -> Table:
+    """One paper-shaped table: a row per (model, setting) with any value, a cell per column."""
+    table = Table(
+        title=title, columns=["model", row_label, *(h for _, _, h in columns)], align=aligned(2, len(columns))
+    )
+    for model in models:
+        for setting, name in rows:
+            cells = [_cell(groups.get((model, setting, domain, v, m))) for v, m, _ in columns]
+            if any(c != "–" for c in cells):
+                table.rows.append([model, name, *cells])
+    return table
+
+
 def recall_blocks(
     joined: Joined, families: Mapping[str, Any], *, n_boot: int = 1000, seed: int = 0
 ) -> list[Paragraph | Table]:
@@ -100,26 +124,24 @@ def recall_blocks(
         cols = [
             (v, "r_rate_norm" if (m == "r_rate" and domain == "term") else m, h) for v, m, h in robust_cols
         ]
-        quality = Table(
-            title=f"Response quality, {label} (RECALL Tables 3 and 5; %)",
-            columns=["model", "context", *(h for _, _, h in quality_cols)],
-            align=aligned(2, len(quality_cols)),
+        quality = _paper_table(
+            f"Response quality, {label} (RECALL Tables 3 and 5; %)",
+            "context",
+            groups,
+            models,
+            domain,
+            contexts,
+            quality_cols,
         )
-        for model in models:
-            for setting, name in contexts:
-                cells = [_cell(groups.get((model, setting, domain, v, m))) for v, m, _ in quality_cols]
-                if any(c != "–" for c in cells):
-                    quality.rows.append([model, name, *cells])
-        robust = Table(
-            title=f"Robustness, {label} (RECALL Tables 4 and 6; %, lower is better)",
-            columns=["model", "method", *(h for _, _, h in cols)],
-            align=aligned(2, len(cols)),
+        robust = _paper_table(
+            f"Robustness, {label} (RECALL Tables 4 and 6; %, lower is better)",
+            "method",
+            groups,
+            models,
+            domain,
+            METHODS,
+            cols,
         )
-        for model in models:
-            for setting, name in METHODS:
-                cells = [_cell(groups.get((model, setting, domain, v, m))) for v, m, _ in cols]
-                if any(c != "–" for c in cells):
-                    robust.rows.append([model, name, *cells])
         if domain == "term":
             robust.notes.append("R-Rate for terms is the paper's normalised form (Eq. 3); it can exceed 100.")
         blocks += [quality, robust]
