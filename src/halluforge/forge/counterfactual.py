@@ -208,7 +208,11 @@ class Counterfactual(Generator):
                 examples += record_examples([unit.record])
             elif unit.term is not None:
                 found = value_spans(" ".join(unit.term.sentences))
-                examples += [Example.build("", [v], source="terms") for v in found]
+                # typed by form alone: without a question a two-word capitalised value is a name
+                examples += [
+                    Example.build("", [v], source="terms", metadata={"answer_type": classify_answer(v)})
+                    for v in found
+                ]
             elif unit.example is not None:
                 examples.append(unit.example)
         ctx.resources[POOL_KEY] = build_answer_pool(examples, max_words=6)

@@ -222,3 +222,12 @@ def test_option_order_is_seeded_per_repeat(source: str) -> None:
     assert orders == [[o.role for o in c.options] for c in again if c.variant == "qa_a"]
     assert len(orders) == 4 and len({tuple(o) for o in orders}) == 2  # both orders occur over 4 seeds
     assert len({c.id for c in first}) == len(first)
+
+
+def test_pool_types_term_values_by_form() -> None:
+    generator = Counterfactual(CounterfactualOptions(sources=["terms"]))
+    ctx = ForgeContext(llm=None)
+    generator.prepare(ctx)
+    pool = ctx.resources["counterfactual:pool"]
+    assert "Grace Hopper" in pool["person"] and "Grace Hopper" not in pool["other"]
+    assert "1959" in pool["date"]
