@@ -4,8 +4,9 @@ Scorers (one value per response, owned by the ``counterfactual`` family):
 
 - ``accuracy``: a ``choice`` reply is parsed to one option, by its letter ("B", "(B)",
   "Option B") or, failing that, by the one option text it contains; 1 when that option's role
-  is ``correct`` (the true answer). A reply naming both options or neither counts as wrong
-  (``details["parsed"] = False``), so the unparsed rate can be reported (spec A.5).
+  is ``correct`` (the true answer). A reply naming both options or neither, or whose letter
+  names one option and whose text the other ("A. King John" with King John as B), counts as
+  wrong (``details["parsed"] = False``), so the unparsed rate can be reported (spec A.5).
 - ``error_detection``: 1 when the reply says the context is wrong or contradicts what the
   model knows (what peers report next to M-Rate); a phrase rule, English only.
 - ``confidence``: the mean token probability of the reply (mean of exp(log-prob)), and for a
@@ -64,11 +65,14 @@ def parse_choice(text: str, options: Sequence[Option]) -> tuple[int | None, str]
     """(index of the chosen option, how it was read); None when no single option is named."""
     reply = strip_answer_prefix(text).strip()
     letter = _LETTER.match(reply)
+    named = [i for i, o in enumerate(options) if contains_answer(reply, o.text)]
     if letter:
         index = ord(next(g for g in letter.groups() if g).upper()) - ord("A")
         if 0 <= index < len(options):
+            # "A. King John" where A is another option: the letter and the text disagree
+            if named and index not in named:
+                return None, "conflict"
             return index, "letter"
-    named = [i for i, o in enumerate(options) if contains_answer(reply, o.text)]
     if len(named) == 1:
         return named[0], "text"
     return None, "both" if named else "neither"

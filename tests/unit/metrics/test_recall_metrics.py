@@ -49,6 +49,8 @@ def _response(cid: str, setting: str, text: str, model: str = "m") -> Response:
         ("Paris", None, "neither"),
         ("Option B", 1, "letter"),
         ("A battle in Rome", 1, "text"),
+        ("A. Rome", None, "conflict"),
+        ("C. Rome", 1, "text"),
     ],
 )
 def test_parse_choice(reply: str, index: int | None, how: str) -> None:
