@@ -145,6 +145,14 @@ def recall_blocks(
         if domain == "term":
             robust.notes.append("R-Rate for terms is the paper's normalised form (Eq. 3); it can exceed 100.")
         blocks += [quality, robust]
+    choice = [s for s in rows if s.metric == "accuracy" and s.value is not None]
+    unparsed = [s for s in choice if s.details.get("parsed") is False]
+    if choice:
+        share = 100 * len(unparsed) / len(choice)
+        text = "Choice replies naming neither option, both, or a letter and the other option's text"
+        blocks.append(
+            Paragraph(text=f"{text} (counted wrong): {len(unparsed)} of {len(choice)} ({share:.1f}%).")
+        )
     blocks.append(confidence_table(joined, rows))
     return blocks
 
