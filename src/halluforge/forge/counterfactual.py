@@ -56,6 +56,7 @@ from halluforge.forge.counterfactual_rules import (
     edit_words,
     insert_sentence,
     na_checks,
+    name_like,
     qa_checks,
     record_examples,
     rule_na_edits,
@@ -212,6 +213,12 @@ class Counterfactual(Generator):
                 examples += [
                     Example.build("", [v], source="terms", metadata={"answer_type": classify_answer(v)})
                     for v in found
+                ]
+                # the closing phrases a fill-the-blank question may ask for, as "other" answers
+                tails = {v for _, v in cloze_candidates(" ".join(unit.term.sentences), unit.term.term)}
+                examples += [
+                    Example.build("", [v], source="terms", metadata={"answer_type": "other"})
+                    for v in sorted(tails - set(found))
                 ]
             elif unit.example is not None:
                 examples.append(unit.example)
@@ -551,6 +558,11 @@ class Counterfactual(Generator):
             )
         if new is None:
             new, method = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=paragraph), "pool"
+        if new is None and answer_type == "other":
+            # a name asked with "what" ("What was the last emperor ...?") is typed "other":
+            # take a name for a name-like answer, else any other phrase of the pool's names
+            kind: AnswerType = "person" if name_like(gold[0]) else "place"
+            new, method = draw_pool_answer(kind, pool, gold, rng, avoid_in=paragraph), f"pool:{kind}"
         if new is None:
             rejected.append(f"no {answer_type} answer in the pool")
         return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)

@@ -64,7 +64,7 @@ def rule_paragraph(record: EventRecord) -> str:
 _LINKING = frozenset(("the", "of", "de", "da", "van", "von", "der", "le", "la"))
 
 
-def _name_like(value: str) -> bool:
+def name_like(value: str) -> bool:
     """A name of a person or a title-like name: "William the Conqueror", "Duke of Wellington"."""
     parts = value.split()
     if looks_like_name(value):
@@ -91,7 +91,7 @@ def rule_question(record: EventRecord, key: str) -> str:
         return f"Where did {name} take place?"
     if _PLACE_KEYS.search(key):
         return f"Where was the {phrase(key)} of {name}?"
-    if _name_like(value) and form_type(value) is None:
+    if name_like(value) and form_type(value) is None:
         return f"Who was the {phrase(key)} of {name}?"
     if form_type(value) == "number":
         return (
@@ -343,6 +343,7 @@ __all__ = [
     "edit_words",
     "insert_sentence",
     "na_checks",
+    "name_like",
     "phrase",
     "qa_checks",
     "record_examples",

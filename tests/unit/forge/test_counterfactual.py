@@ -231,3 +231,16 @@ def test_pool_types_term_values_by_form() -> None:
     pool = ctx.resources["counterfactual:pool"]
     assert "Grace Hopper" in pool["person"] and "Grace Hopper" not in pool["other"]
     assert "1959" in pool["date"]
+
+
+def test_name_typed_other_falls_back_to_a_person_from_the_pool() -> None:
+    generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
+    ctx = ForgeContext(llm=None)
+    ctx.resources["counterfactual:pool"] = {**POOL, "other": []}
+    question = "What was the last emperor of the Fall of Constantinople?"
+    new, prov = asyncio.run(
+        generator._counter(
+            question, ["Constantine XI"], "other", "text", ctx, random.Random(0), generator.templates()
+        )
+    )
+    assert new == "Horatio Nelson" and prov.method == "pool:person"
