@@ -64,7 +64,10 @@ def run_families(config: RunConfig, stored: Iterable[str] = ()) -> dict[str, Fam
     A stored family no spec knows (a run made by a plugin that is not installed now) is left
     out; its rows are still reported, under its bare name.
     """
-    names = set(config.families) | {s.test_cases for s in config.data if s.test_cases} | set(stored)
+    from halluforge.data import ready_family
+
+    ready = {ready_family(s) for s in config.data}
+    names = set(config.families) | {name for name in ready if name} | set(stored)
     if config.families and config.answer.include_originals:
         names.add(ORIGINAL)
     return {name: FAMILIES.get(name) for name in sorted(names) if name in FAMILIES or name in config.families}

@@ -12,6 +12,10 @@ A :class:`Setting` is one registered way of asking (:data:`SETTINGS`):
 - ``opinion``: the context framed as someone's statement and the question asked about that
   person's view, the context-faithful prompt of Zhou et al. (2023) that ReEval calls the
   "faithful prompt".
+- ``original_context``: open-book with the test case's *original* context (before the family
+  edited it), RECALL's "original" setting.
+- ``self_trust``: open-book with an instruction at the end to trust one's own knowledge when
+  the context contradicts it, RECALL's prompt mitigation (§4.1; our wording).
 
 Settings that need a context are not used for a test case without one (e.g. an INVITE
 false-premise question). A ``choice`` test case gets its options lettered after the question.
@@ -60,10 +64,18 @@ class Setting:
     description: str = ""
     #: where the method row sits in paper-shaped tables (lower first)
     rank: int = 100
+    #: which field of the test case is shown as the context: ``context`` (the edited one, for
+    #: a perturbed family) or ``original_context``
+    context_field: str = "context"
+
+    def context_of(self, case: TestCase) -> str | None:
+        """The context this setting shows for a test case."""
+        found = getattr(case, self.context_field)
+        return str(found) if found else None
 
     def applies(self, case: TestCase) -> bool:
         """Whether this setting can be used for a test case (context-based ones need a context)."""
-        return not self.needs_context or bool(case.context)
+        return not self.needs_context or bool(self.context_of(case))
 
     def templates(self) -> list[Template]:
         """Every template the setting renders (hashed into the manifest)."""
@@ -90,6 +102,23 @@ for _setting in (
         "adversarial",
         "k forged cases of the same family as demos",
         3,
+    ),
+    Setting(
+        "original_context",
+        "settings/open_book",
+        True,
+        "Original context",
+        description="question and the context before editing",
+        rank=4,
+        context_field="original_context",
+    ),
+    Setting(
+        "self_trust",
+        "settings/self_trust",
+        True,
+        "Trust-yourself prompt",
+        description="context plus an instruction to trust one's own knowledge",
+        rank=5,
     ),
 ):
     SETTINGS.register(_setting.name, _setting)
@@ -207,7 +236,7 @@ def render(name: str, case: TestCase, demos: Sequence[Demo] = ()) -> str:
         )
         prompt = template.render(demos=block, context=case.context, question=case.question)
     else:
-        prompt = template.render(context=case.context, question=case.question)
+        prompt = template.render(context=spec.context_of(case), question=case.question)
     return with_options(prompt, case)
 
 

@@ -25,7 +25,15 @@ def case(**extra: object) -> TestCase:
 
 
 def test_registry_knows_every_setting_and_suggests() -> None:
-    assert SETTINGS.names() == ["closed_book", "few_shot", "few_shot_adversarial", "open_book", "opinion"]
+    assert SETTINGS.names() == [
+        "closed_book",
+        "few_shot",
+        "few_shot_adversarial",
+        "open_book",
+        "opinion",
+        "original_context",
+        "self_trust",
+    ]
     assert (
         setting("few_shot_adversarial").demos == "adversarial" and setting("few_shot").demos == "configured"
     )
@@ -94,3 +102,24 @@ def test_requests_ask_for_logprobs_when_a_scorer_needs_them_and_the_backend_offe
         ctx.store.close()
     finally:
         SCORERS.unregister(NeedsLogprobs.name)
+
+
+def test_original_context_and_self_trust_render_the_right_context() -> None:
+    from halluforge.records import Option, TestCase
+    from halluforge.settings import render, setting
+
+    case = TestCase(
+        id="c",
+        family="counterfactual",
+        question="Who won?",
+        context="Edited: Bob won.",
+        original_context="Original: Ann won.",
+        format="choice",
+        options=[Option(text="Ann", role="correct"), Option(text="Bob", role="counterfactual")],
+    )
+    original = render("original_context", case)
+    assert "Original: Ann won." in original and "Edited" not in original
+    trusting = render("self_trust", case)
+    assert "Edited: Bob won." in trusting and "trust your own knowledge" in trusting
+    assert trusting.index("Options:") < trusting.rindex("Answer:")
+    assert not setting("original_context").applies(case.model_copy(update={"original_context": None}))

@@ -247,12 +247,16 @@ class _Engine:
             return error_completion(request, exc)
         choice = out["choices"][0]
         logprobs: list[float] | None = None
+        tokens: list[str] | None = None
         if request.logprobs and choice.get("logprobs"):
-            logprobs = [float(t["logprob"]) for t in choice["logprobs"].get("content") or []]
+            content = choice["logprobs"].get("content") or []
+            logprobs = [float(t["logprob"]) for t in content]
+            tokens = [str(t.get("token", "")) for t in content]
         usage = out.get("usage") or {}
         return Completion(
             request_id=request.id,
             text=choice["message"].get("content") or "",
+            tokens=tokens,
             token_logprobs=logprobs,
             usage=Usage(
                 prompt_tokens=int(usage.get("prompt_tokens", prompt_tokens)),

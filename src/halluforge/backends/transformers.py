@@ -18,6 +18,13 @@ thread under a lock, so the event loop stays free.
 Options: ``batch_size``, ``dtype`` (``float32`` by default: deterministic on CPU; ``auto``,
 ``bfloat16``, ``float16``), ``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over
 every request's ``max_tokens``), ``gguf_file``, ``revision``, ``trust_remote_code``.
+
+DoLa decoding (RECALL's inference-time mitigation): ``dola_layers`` (``low``, ``high`` or a list
+of layer indices) makes every greedy request decode with our own DoLa module
+(:mod:`halluforge.backends.dola`), one request at a time, with ``dola_relative_top`` (default
+0.1) and ``repetition_penalty`` (default 1.0). ``dola_remote: true`` uses the hub's
+``transformers-community/dola`` code instead (needs ``trust_remote_code`` and the hub, so it
+fails offline). Other backends reject these options.
 """
 
 from __future__ import annotations
@@ -50,6 +57,10 @@ OPTIONS = (
     "revision",
     "trust_remote_code",
     "timeout_s",
+    "dola_layers",
+    "dola_relative_top",
+    "repetition_penalty",
+    "dola_remote",
 )
 
 _DTYPES = ("auto", "float32", "float16", "bfloat16")
@@ -141,6 +152,7 @@ class TransformersBackend(Backend):
         revision = options.get("revision")
         self.revision: str | None = str(revision) if revision else None
         self.trust_remote_code = bool(options.get("trust_remote_code", False))
+        self.dola = _dola_options(options, self.trust_remote_code)
         self.capabilities = Capabilities(
             logprobs=True, max_context=None, batch_size=self.batch_size, concurrency=1
         )
@@ -158,6 +170,8 @@ class TransformersBackend(Backend):
             "revision": self.revision,
             "max_new_tokens": self.max_new_tokens,
         }
+        if self.dola:
+            fields["dola"] = dict(self.dola)
         weights = Path(self.source)
         if weights.is_dir():
             files = [weights / self.gguf_file] if self.gguf_file else sorted(weights.glob("*.safetensors"))
@@ -277,6 +291,63 @@ class TransformersBackend(Backend):
             )
         return results
 
+    def _generate_dola(self, request: Request, prompt: str) -> Completion:
+        """One greedy request decoded with DoLa (ours, or the hub's code when ``dola_remote``)."""
+        import torch
+
+        from halluforge.backends.dola import dola_generate
+
+        if request.temperature > 0:
+            raise ConfigError("DoLa decoding here is greedy only", hint="set answer.temperature: 0")
+        model, tokenizer = self._model, self._tokenizer
+        started = time.perf_counter()
+        encoded = tokenizer([prompt], return_tensors="pt", add_special_tokens=False)
+        input_ids = encoded["input_ids"].to(self.device)
+        max_new = (
+            request.max_tokens
+            if self.max_new_tokens is None
+            else min(request.max_tokens, self.max_new_tokens)
+        )
+        eos = _eos_ids(model, tokenizer)
+        layers = self.dola["layers"]
+        if self.dola["remote"]:
+            with torch.inference_mode():
+                out = model.generate(
+                    input_ids,
+                    max_new_tokens=max_new,
+                    do_sample=False,
+                    dola_layers=layers,
+                    repetition_penalty=self.dola["repetition_penalty"],
+                    custom_generate="transformers-community/dola",
+                    trust_remote_code=True,
+                )
+            ids = [int(t) for t in out[0, input_ids.shape[1] :].tolist()]
+            logprobs: list[float] | None = None
+        else:
+            ids, logprobs, _ = dola_generate(
+                model,
+                input_ids,
+                layers=layers,
+                max_new_tokens=max(1, max_new),
+                relative_top=self.dola["relative_top"],
+                repetition_penalty=self.dola["repetition_penalty"],
+                eos_token_ids=sorted(eos),
+            )
+        length = next((i for i, t in enumerate(ids) if t in eos), len(ids))
+        text, hit_stop = trim_at_stop(tokenizer.decode(ids[:length], skip_special_tokens=True), request.stop)
+        if hit_stop:
+            length = _tokens_covering(tokenizer, ids[:length], len(text))
+        tokens = [tokenizer.decode([t]) for t in ids[:length]]
+        return Completion(
+            request_id=request.id,
+            text=text,
+            tokens=tokens if request.logprobs else None,
+            token_logprobs=logprobs[:length] if (request.logprobs and logprobs is not None) else None,
+            usage=Usage(prompt_tokens=int(input_ids.shape[1]), completion_tokens=length),
+            latency_s=time.perf_counter() - started,
+            finish_reason="stop" if length < len(ids) or hit_stop else "length",
+        )
+
     def _run(self, requests: Sequence[Request]) -> list[Completion]:
         with self._lock:
             _, tokenizer = self._load()
@@ -297,6 +368,12 @@ class TransformersBackend(Backend):
                             hint="shorten the context or use a model with a longer context",
                         ),
                     )
+                    continue
+                if self.dola:
+                    try:
+                        results[index] = self._generate_dola(request, prompt)
+                    except Exception as exc:  # one failing request, not the run
+                        results[index] = error_completion(request, exc)
                     continue
                 key = (request.max_tokens, request.temperature, request.top_p, request.seed, request.logprobs)
                 groups.setdefault(key, []).append((index, prompt))
@@ -329,6 +406,39 @@ class TransformersBackend(Backend):
                 self._tokenizer = None
 
         await asyncio.to_thread(release)
+
+
+def _dola_options(options: dict[str, Any], trust_remote_code: bool) -> dict[str, Any]:
+    """The DoLa options, checked (empty when ``dola_layers`` is not set)."""
+    layers = options.get("dola_layers")
+    if layers is None:
+        for name in ("dola_relative_top", "repetition_penalty", "dola_remote"):
+            if name in options:
+                raise ConfigError(
+                    f"hf option {name!r} needs dola_layers", hint="set dola_layers: high (or low)"
+                )
+        return {}
+    if not (
+        layers in ("low", "high") or (isinstance(layers, list) and all(isinstance(i, int) for i in layers))
+    ):
+        raise ConfigError(
+            f"hf option 'dola_layers' must be 'low', 'high' or a list of layer indices, got {layers!r}",
+            hint="for short answers the DoLa authors suggest 'high'",
+        )
+    remote = bool(options.get("dola_remote", False))
+    if remote and not trust_remote_code:
+        raise ConfigError(
+            "dola_remote runs transformers-community/dola from the model hub",
+            hint="also set trust_remote_code: true (needs the hub), or drop dola_remote to use our DoLa",
+        )
+    try:
+        relative_top = float(options.get("dola_relative_top", 0.1))
+        penalty = float(options.get("repetition_penalty", 1.0))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(
+            f"hf DoLa options must be numbers: {exc}", hint="e.g. dola_relative_top: 0.1"
+        ) from exc
+    return {"layers": layers, "relative_top": relative_top, "repetition_penalty": penalty, "remote": remote}
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> set[int]:

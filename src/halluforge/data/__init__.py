@@ -29,6 +29,7 @@ LOADERS: Registry[Loader] = Registry(
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
         "obscureqa": "halluforge.data.quiz:load_obscureqa",
         "hotpotqa": "halluforge.data.quiz:load_hotpotqa",
+        "rgb": "halluforge.data.rgb:load_rgb",
     },
 )
 
@@ -47,6 +48,20 @@ LOADER_OPTIONS: dict[str, tuple[str, ...]] = {
     "triviaqa": ("evidence_dir",),
     "obscureqa": (),
     "hotpotqa": (),
+    "rgb": ("mode", "seed"),
 }
 
-__all__ = ["LOADERS", "LOADER_OPTIONS", "Loader"]
+#: loaders whose examples are ready-made test cases of a family (unless ``options.mode: examples``)
+READY_MADE = {"rgb": "counterfactual"}
+
+
+def ready_family(source: DataSource) -> str | None:
+    """The family of the ready-made cases a source holds (``test_cases``, else its loader's), or None."""
+    if source.test_cases:
+        return source.test_cases
+    if source.loader in READY_MADE and source.options.get("mode", "cases") == "cases":
+        return READY_MADE[source.loader]
+    return None
+
+
+__all__ = ["LOADERS", "LOADER_OPTIONS", "READY_MADE", "Loader", "ready_family"]

@@ -141,6 +141,7 @@ FAMILIES: Registry[Family] = Registry(
         "false_premise": "halluforge.families.invite:FALSE_PREMISE",
         "invalid_date": "halluforge.families.invite:INVALID_DATE",
         "claims": "halluforge.families.claims:FAMILY",
+        "counterfactual": "halluforge.families.counterfactual:FAMILY",
     },
 )
 

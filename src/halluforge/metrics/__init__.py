@@ -30,6 +30,9 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "claim_verdict": "halluforge.metrics.claims:ClaimVerdict",
         "gt_claim_verdict": "halluforge.metrics.claims:GroundTruthClaimVerdict",
         "whole_verdict": "halluforge.metrics.claims:WholeVerdict",
+        "accuracy": "halluforge.metrics.recall:ChoiceAccuracy",
+        "error_detection": "halluforge.metrics.recall:ErrorDetection",
+        "confidence": "halluforge.metrics.recall:AnswerConfidence",
     },
 )
 

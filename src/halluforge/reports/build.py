@@ -72,10 +72,17 @@ def _claims(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list
     )
 
 
+def _recall(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list[Paragraph | Table]:
+    from halluforge.reports.recall import recall_blocks
+
+    return recall_blocks(inputs.joined, families, n_boot=inputs.n_boot, seed=inputs.seed)
+
+
 SECTIONS: dict[str, SectionKind] = {
     "table": SectionKind(_table),
     "claims": SectionKind(_claims),
     "invite": SectionKind(_invite, title="Hallucination rate (INVITE Table 2)"),
+    "recall": SectionKind(_recall),
 }
 
 

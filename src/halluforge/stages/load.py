@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from halluforge.config import DataSource
-from halluforge.data import LOADERS
+from halluforge.data import LOADERS, ready_family
 from halluforge.errors import ConfigError, DataError
 from halluforge.records import Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
 from halluforge.stages.context import RunContext, StageCounts
@@ -23,14 +23,20 @@ def read_source(source: DataSource) -> list[Example]:
 
 
 def ready_case(family: str, example: Example) -> TestCase:
-    """A test case taken as it is from a source (e.g. ReEval's released Category 1 file)."""
+    """A test case taken as it is from a source (e.g. ReEval's released Category 1 file).
+
+    A loader that knows more of the case (RGB's options and original passages) passes those
+    test-case fields in ``metadata["case"]``.
+    """
+    metadata = dict(example.metadata)
+    fields = dict(metadata.pop("case", None) or {})
     provenance = Provenance(
         fields={
             "context": FieldProvenance(path="source", method=example.source),
             "expected": FieldProvenance(path="source", method=example.source),
         }
     )
-    return TestCase(
+    case = TestCase(
         id=stable_id("ready", family, example.id),
         family=family,
         question=example.question,
@@ -39,8 +45,9 @@ def ready_case(family: str, example: Example) -> TestCase:
         parent_example=example.id,
         provenance=provenance,
         checks={"from_source": True},
-        metadata={"source": example.source, **example.metadata},
+        metadata={"source": example.source, **metadata},
     )
+    return TestCase.model_validate({**case.model_dump(), **fields}) if fields else case
 
 
 async def load_stage(ctx: RunContext) -> StageCounts:
@@ -53,9 +60,10 @@ async def load_stage(ctx: RunContext) -> StageCounts:
     skips: list[Skip] = []
     for index, source in enumerate(ctx.config.data):
         loaded = read_source(source)
-        if source.test_cases:
-            spec = ctx.families[source.test_cases]
-            for case in (ready_case(source.test_cases, e) for e in loaded):
+        family = ready_family(source)
+        if family:
+            spec = ctx.families[family]
+            for case in (ready_case(family, e) for e in loaded):
                 spec.check_metadata(case)
                 ready.append(case)
         else:

@@ -156,6 +156,8 @@ async def test_logprobs_when_requested(backend: Any) -> None:
     assert out.token_logprobs is not None
     assert len(out.token_logprobs) == out.usage.completion_tokens
     assert all(v <= 0.0 for v in out.token_logprobs)
+    assert out.tokens is not None and len(out.tokens) == len(out.token_logprobs)
+    assert "".join(out.tokens).strip() == out.text.strip()
 
 
 @pytest.mark.slow

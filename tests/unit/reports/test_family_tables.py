@@ -187,14 +187,14 @@ def test_family_table_without_few_shot_has_one_block() -> None:
 
 def test_unknown_settings_and_metrics_get_their_own_row_and_column() -> None:
     rows = [
-        _row("m", "self_trust", "premise_judge", 0.7, family="false_premise"),
+        _row("m", "my_setting", "premise_judge", 0.7, family="false_premise"),
         _row("m", "few_shot_adversarial", "entail_both", 0.1, family="false_premise"),
         _row("m", "open_book", "zeta", 0.2, family="false_premise"),
     ]
     header, _, *body = _table_lines(render_family_table(Summary(rows=rows), "false_premise"))
     assert "Zero-shot Premise judge" in header and "Few-shot Entail. (both)" in header
     assert "Zero-shot zeta" in header
-    assert [r[1] for r in body] == ["Open-book", "Open-book, adversarial demos", "self_trust"]
+    assert [r[1] for r in body] == ["Open-book", "Open-book, adversarial demos", "my_setting"]
 
 
 def test_metric_order_and_labels() -> None:

@@ -1,0 +1,685 @@
+"""Counterfactual contexts (RECALL, Liu et al. 2023): a model should keep the true answer.
+
+The attack
+    A retrieval-augmented model is handed a passage with counterfactual facts about something
+    it already knows. RECALL asks whether it still gives the **true** answer. Following the
+    edited passage is the mistake here, the opposite of ``answer_swap`` (AutoDebug/ReEval),
+    where the same kind of edited passage has the new answer as the expected one.
+
+What one input yields (each case names its parent input in ``parent_example``)
+    - ``qa_a``: the answer text in the passage is replaced by an unrelated value of the same
+      type; the model chooses between the true answer (role ``correct``) and that value (role
+      ``counterfactual``), in an order shuffled per seed and repeat.
+    - ``qa_na``: people, places, dates or numbers *other than the answer* are changed, the
+      sentences holding the answer stay as they were; same two options.
+    - ``textgen``: free text written from the edited source (a record with one item changed,
+      or a description with the QA-A and QA-NA edits); the case stores the edited words and
+      their originals, which R-Rate counts in the output.
+
+Inputs (``sources``)
+    ``records`` (key-value event records, EventKG-like), ``terms`` (term descriptions,
+    UJ-like) and ``examples`` (the run's QA examples with evidence). Records and terms default
+    to the bundled sample (:mod:`halluforge.data.kv`).
+
+Steps (each LLM step validated, with a rule fallback; ``provenance.fields`` says which ran)
+    1. paragraph: a record is paraphrased (``counterfactual/paraphrase_record``; every value must
+       survive) else written one sentence per item; a description's sentences are merged
+       (``counterfactual/paraphrase_term``; the term and every recognised value must survive)
+       else joined as they are; an example's evidence is used as it is.
+    2. question and answer (``counterfactual/question``; :func:`qa_checks`); fallback: a
+       question about one record item, or a fill-the-blank question over a recognised value.
+    3. counterfactual answer (``counterfactual/edit_answer``), accepted by answer_swap's own
+       proposal checks; fallback: a same-type answer of the same shape from the pool of every
+       input's values (:func:`~halluforge.forge.validate.draw_pool_answer`), else a shifted date
+       or number. The QA-A passage is a span replacement of every answer occurrence.
+    4. QA-NA passage (``counterfactual/edit_context``; :func:`na_checks`); fallback:
+       :func:`rule_na_edits`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import Field
+
+from halluforge.data.kv import EventRecord, TermRecord, load_event_records, load_terms, resolve
+from halluforge.forge.answer_swap import AnswerSwap, AnswerSwapOptions, _ask
+from halluforge.forge.answer_types import AnswerType, classify_answer, describe
+from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.counterfactual_rules import (
+    cloze_candidates,
+    cloze_question,
+    edit_words,
+    insert_sentence,
+    na_checks,
+    name_like,
+    qa_checks,
+    record_examples,
+    rule_na_edits,
+    rule_paragraph,
+    rule_question,
+    value_spans,
+)
+from halluforge.forge.enrich_text import split_sentences
+from halluforge.forge.validate import (
+    Check,
+    answer_spans,
+    build_answer_pool,
+    draw_pool_answer,
+    first_failure,
+    parse_answer,
+    parse_passage,
+    perturb_answer,
+    span_replace,
+    swap_checks,
+)
+from halluforge.prompts import Template
+from halluforge.records import Edit, Example, FieldProvenance, Option, Provenance, Skip, TestCase, stable_id
+from halluforge.text import answer_key, contains_answer
+
+PARAPHRASE_RECORD = "counterfactual/paraphrase_record"
+PARAPHRASE_TERM = "counterfactual/paraphrase_term"
+QUESTION = "counterfactual/question"
+EDIT_ANSWER = "counterfactual/edit_answer"
+EDIT_CONTEXT = "counterfactual/edit_context"
+Variant = Literal["qa_a", "qa_na", "textgen"]
+Source = Literal["records", "terms", "examples"]
+VARIANTS: tuple[Variant, ...] = ("qa_a", "qa_na", "textgen")
+DEFAULT_SOURCES: tuple[Source, ...] = ("records", "terms")
+POOL_KEY = "counterfactual:pool"
+DONORS_KEY = "counterfactual:donors"
+
+
+class CounterfactualOptions(GeneratorOptions):
+    """Options of the ``counterfactual`` family (``families.counterfactual`` in a run config)."""
+
+    sources: list[Source] = Field(
+        default_factory=lambda: list(DEFAULT_SOURCES), description="inputs to forge from"
+    )
+    records: str = Field(
+        default="bundled", description="event records file (.jsonl/.csv/.parquet) or 'bundled'"
+    )
+    terms: str = Field(default="bundled", description="term descriptions file or 'bundled'")
+    limit: int | None = Field(default=None, ge=1, description="at most N records and N terms")
+    variants: list[Variant] = Field(default_factory=lambda: list(VARIANTS))
+    repeats: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        description="option orders per choice case (seeds seed..seed+N-1), for mean ± std",
+    )
+    paraphrase: bool = Field(
+        default=True, description="ask the generator model to paraphrase records and terms"
+    )
+    max_attempts: int = Field(
+        default=1, ge=0, le=5, description="LLM tries per step before the rule fallback"
+    )
+    similarity: float = Field(
+        default=0.6, ge=0.0, le=1.0, description="least word similarity of a QA-NA passage"
+    )
+    max_na_edits: int = Field(default=2, ge=1, description="non-answer values the rule fallback changes")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One input: a record, a term description or an example, with a stable id."""
+
+    kind: Literal["record", "term", "example"]
+    id: str
+    record: EventRecord | None = None
+    term: TermRecord | None = None
+    example: Example | None = None
+
+    @property
+    def title(self) -> str:
+        """What the passage is about: the event name, the term or the example's title."""
+        if self.record is not None:
+            return self.record.name
+        if self.term is not None:
+            return self.term.term
+        return (self.example.title if self.example is not None else None) or ""
+
+
+@dataclass(frozen=True)
+class Base:
+    """Steps 1-3 of one unit: the passage, the question, the answers and their provenance."""
+
+    paragraph: str
+    question: str
+    gold: list[str]
+    answer_type: AnswerType
+    counterfactual: str
+    answer_key: str | None
+    fields: dict[str, FieldProvenance]
+    qa: dict[str, Check]
+
+
+class Counterfactual(Generator):
+    """RECALL: QA-A, QA-NA and text-generation cases from records, terms and QA examples."""
+
+    family = "counterfactual"
+    Options = CounterfactualOptions
+    template_names = (PARAPHRASE_RECORD, PARAPHRASE_TERM, QUESTION, EDIT_ANSWER, EDIT_CONTEXT)
+    uses_seed_cases = False
+
+    @property
+    def opts(self) -> CounterfactualOptions:
+        """The options, typed."""
+        return cast(CounterfactualOptions, self.options)
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def units(self, ctx: ForgeContext) -> list[Unit]:
+        """Every input unit, records first, then terms, then examples with evidence."""
+        units: list[Unit] = []
+        limit = self.opts.limit
+        if "records" in self.opts.sources:
+            for r in load_event_records(resolve(self.opts.records, "events"), limit=limit):
+                units.append(Unit("record", f"record:{r.id}", record=r))
+        if "terms" in self.opts.sources:
+            for t in load_terms(resolve(self.opts.terms, "terms"), limit=limit):
+                units.append(Unit("term", f"term:{t.id}", term=t))
+        if "examples" in self.opts.sources:
+            units += [Unit("example", f"example:{e.id}", example=e) for e in ctx.examples if e.evidence]
+        return units
+
+    def inputs(self, ctx: ForgeContext) -> list[Any]:
+        """The units to forge from."""
+        return list(self.units(ctx))
+
+    def input_id(self, item: Any) -> str:
+        """The unit's id."""
+        return str(item.id)
+
+    def prepare(self, ctx: ForgeContext) -> None:
+        """The same-type answer pool over every input's values, built once."""
+        if POOL_KEY in ctx.resources:
+            return
+        examples: list[Example] = []
+        units = self.units(ctx)
+        ctx.resources[DONORS_KEY] = [
+            (u.term.term, list(u.term.sentences)) for u in units if u.term is not None
+        ]
+        for unit in units:
+            if unit.record is not None:
+                examples += record_examples([unit.record])
+            elif unit.term is not None:
+                found = value_spans(" ".join(unit.term.sentences))
+                # typed by form alone: without a question a two-word capitalised value is a name
+                examples += [
+                    Example.build("", [v], source="terms", metadata={"answer_type": classify_answer(v)})
+                    for v in found
+                ]
+                # the closing phrases a fill-the-blank question may ask for, as "other" answers
+                tails = {v for _, v in cloze_candidates(" ".join(unit.term.sentences), unit.term.term)}
+                examples += [
+                    Example.build("", [v], source="terms", metadata={"answer_type": "other"})
+                    for v in sorted(tails - set(found))
+                ]
+            elif unit.example is not None:
+                examples.append(unit.example)
+        ctx.resources[POOL_KEY] = build_answer_pool(examples, max_words=6)
+
+    def _pool(self, ctx: ForgeContext) -> dict[AnswerType, list[str]]:
+        self.prepare(ctx)
+        return cast(dict[AnswerType, list[str]], ctx.resources[POOL_KEY])
+
+    def skip_variant(self, unit: Unit, variant: str, reason: str) -> Skip:
+        """A skip for one variant of one unit (the others may still be forged)."""
+        return Skip(
+            id=stable_id("forge-skip", self.family, unit.id, variant),
+            stage=f"forge:{self.family}",
+            reason=f"{variant} not forged ({reason})",
+            item=unit.id,
+        )
+
+    # -- forging --------------------------------------------------------------------------------
+
+    async def forge_one(self, item: Any, ctx: ForgeContext) -> list[TestCase | Skip]:
+        """Every wanted variant of one unit, or skips with reasons."""
+        unit: Unit = item
+        templates = self.templates()
+        rng = random.Random(int(stable_id("counterfactual", ctx.seed, unit.id), 16))
+        base = await self._base(unit, ctx, rng, templates)
+        if isinstance(base, str):
+            return [self.skip(unit, base)]
+        out: list[TestCase | Skip] = []
+        qa_a_context = span_replace(base.paragraph, base.gold, base.counterfactual)
+        qa_a_checks = swap_checks(base.paragraph, qa_a_context, base.gold, base.counterfactual, 0.5)
+        answer_edit = Edit.locate("context", "answer", base.gold[0], base.counterfactual, qa_a_context)
+        if "qa_a" in self.opts.variants:
+            fields = base.fields | {"context": FieldProvenance(path="rule", method="span_replace")}
+            out += self._choice(unit, "qa_a", base, qa_a_context, [answer_edit], fields, qa_a_checks, ctx)
+        na = await self._qa_na(unit, base, ctx, rng, templates[EDIT_CONTEXT])
+        na_context, na_edits, na_prov, na_ok = na
+        if "qa_na" in self.opts.variants:
+            if na_context is None:
+                out.append(
+                    self.skip_variant(unit, "qa_na", na_prov.rejected[-1] if na_prov.rejected else "no edit")
+                )
+            else:
+                fields = base.fields | {"context": na_prov}
+                out += self._choice(unit, "qa_na", base, na_context, na_edits, fields, na_ok, ctx)
+        if "textgen" in self.opts.variants:
+            out.append(self._textgen(unit, base, qa_a_context, answer_edit, na_context, na_edits, ctx))
+        return out
+
+    def _case(self, unit: Unit, variant: str, repeat: int, **fields: Any) -> TestCase:
+        metadata = {"domain": unit.kind, "title": unit.title, "repeat": repeat, **fields.pop("metadata")}
+        return TestCase(
+            id=stable_id(self.family, unit.id, variant, repeat, self.template_hashes()),
+            family=self.family,
+            variant=variant,
+            parent_example=unit.id,
+            metadata=metadata,
+            **fields,
+        )
+
+    def _provenance(self, ctx: ForgeContext, fields: dict[str, FieldProvenance]) -> Provenance:
+        return Provenance(
+            generator_model=ctx.llm.name if ctx.llm is not None else None,
+            template_hashes=self.template_hashes(),
+            fields=fields,
+        )
+
+    def _choice(
+        self,
+        unit: Unit,
+        variant: str,
+        base: Base,
+        context: str,
+        edits: list[Edit],
+        fields: dict[str, FieldProvenance],
+        checks: dict[str, Check],
+        ctx: ForgeContext,
+    ) -> list[TestCase | Skip]:
+        cases: list[TestCase | Skip] = []
+        for repeat in range(self.opts.repeats):
+            options = [
+                Option(text=base.gold[0], role="correct"),
+                Option(text=base.counterfactual, role="counterfactual"),
+            ]
+            order = random.Random(stable_id("options", ctx.seed + repeat, unit.id, variant))
+            order.shuffle(options)
+            cases.append(
+                self._case(
+                    unit,
+                    variant,
+                    repeat,
+                    question=base.question,
+                    context=context,
+                    original_context=base.paragraph,
+                    format="choice",
+                    options=options,
+                    original_answers=list(base.gold),
+                    edits=edits,
+                    provenance=self._provenance(ctx, fields),
+                    checks={k: ok for k, (ok, _) in (base.qa | checks).items()},
+                    metadata={
+                        "answer_type": base.answer_type,
+                        "true_answers": list(base.gold),
+                        "counterfactual_answer": base.counterfactual,
+                        "answer_key": base.answer_key,
+                        "failed": [why for ok, why in (base.qa | checks).values() if not ok],
+                    },
+                )
+            )
+        return cases
+
+    def _textgen(
+        self,
+        unit: Unit,
+        base: Base,
+        qa_a_context: str,
+        answer_edit: Edit,
+        na_context: str | None,
+        na_edits: list[Edit],
+        ctx: ForgeContext,
+    ) -> TestCase | Skip:
+        if unit.record is not None and base.answer_key is not None:
+            record = unit.record
+            edited_items = tuple(
+                (k, base.counterfactual if k == base.answer_key else v) for k, v in record.items
+            )
+            context, original = record.render(edited_items), record.render()
+            edits = [Edit.locate("context", "answer", base.gold[0], base.counterfactual, context)]
+            reference, reference_kind = base.paragraph, "paragraph"
+            task = f"Write a short paragraph about {record.name} from the record."
+        else:
+            context = span_replace(na_context or base.paragraph, base.gold, base.counterfactual)
+            original = base.paragraph
+            edits = [answer_edit.model_copy(update=_span(context, base.counterfactual)), *na_edits]
+            if unit.term is not None:
+                if not unit.term.definition:
+                    return self.skip_variant(unit, "textgen", "the term has no definition to compare with")
+                reference, reference_kind = unit.term.definition, "definition"
+                task = f"Write a definition of {unit.term.term} in one sentence."
+            else:
+                reference, reference_kind = base.paragraph, "original_context"
+                task = "Retell the passage in a few sentences."
+        found = edit_words(edits)
+        checks = {"has_edited_words": bool(found["word_pairs"]), "has_reference": bool(reference.strip())}
+        return self._case(
+            unit,
+            "textgen",
+            0,
+            question=task,
+            context=context,
+            original_context=original,
+            reference=reference,
+            format="generation",
+            edits=edits,
+            provenance=self._provenance(ctx, dict(base.fields)),
+            checks=checks,
+            metadata={"reference_kind": reference_kind, **found},
+        )
+
+    # -- steps 1-3 ------------------------------------------------------------------------------
+
+    async def _base(
+        self, unit: Unit, ctx: ForgeContext, rng: random.Random, templates: dict[str, Template]
+    ) -> Base | str:
+        fields: dict[str, FieldProvenance] = {}
+        if unit.example is not None:
+            example = unit.example
+            paragraph = " ".join(split_sentences(example.evidence or ""))
+            gold = [a for a in example.answers if answer_key(a)]
+            if not gold or not answer_spans(paragraph, gold):
+                return "the gold answer does not occur in the evidence"
+            question, key = example.question, None
+            fields["context"] = FieldProvenance(path="source", method=example.source)
+            fields["question"] = FieldProvenance(path="source", method=example.source)
+            qa = qa_checks(question, gold[0], paragraph, title=unit.title or "\0")
+        else:
+            paragraph, fields["original_context"] = await self._paragraph(unit, ctx, templates)
+            made = await self._qa(unit, paragraph, ctx, rng, templates[QUESTION])
+            if made is None:
+                return "no question-answer pair passed its checks"
+            question, answer, key, fields["question"], qa = made
+            gold = [answer]
+        answer_type = classify_answer(gold[0], question)
+        cf, fields["counterfactual_answer"] = await self._counter(
+            question, gold, answer_type, paragraph, ctx, rng, templates
+        )
+        if cf is None:
+            why = "; ".join(fields["counterfactual_answer"].rejected)
+            return f"no counterfactual {answer_type} answer: {why}"
+        return Base(paragraph, question, gold, answer_type, cf, key, fields, qa)
+
+    async def _paragraph(
+        self, unit: Unit, ctx: ForgeContext, templates: dict[str, Template]
+    ) -> tuple[str, FieldProvenance]:
+        if unit.record is not None:
+            record = unit.record
+            must = [v for _, v in record.items]
+            template, values = templates[PARAPHRASE_RECORD], {"record": record.render()}
+            fallback, method = rule_paragraph(record), "one_sentence_per_item"
+        else:
+            term = cast(TermRecord, unit.term)
+            must = [term.term, *value_spans(" ".join(term.sentences))]
+            template, values = (
+                templates[PARAPHRASE_TERM],
+                {"term": term.term, "sentences": "\n".join(term.sentences)},
+            )
+            fallback, method = " ".join(term.sentences), "sentences_joined"
+        rejected: list[str] = []
+        attempts = 0
+        if self.opts.paraphrase and ctx.llm is not None:
+            for attempt in range(self.opts.max_attempts):
+                attempts += 1
+                budget = max(64, int(len(fallback.split()) * 1.5) + 16)
+                done = await _ask(ctx, template, attempt, max_tokens=budget, **values)
+                text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
+                lost = [v for v in must if not contains_answer(text, v)]
+                if done.error is not None:
+                    rejected.append(f"backend error: {done.error_type or done.error}")
+                elif _echoes(text, template):
+                    rejected.append("the reply repeats the prompt")
+                elif lost:
+                    rejected.append(f"paraphrase lost {lost[0]!r}")
+                elif len(text.split()) > 3 * len(fallback.split()):
+                    rejected.append("paraphrase is much longer than its source")
+                else:
+                    return text, FieldProvenance(
+                        path="llm", method=template.name, attempts=attempts, rejected=rejected
+                    )
+        elif not self.opts.paraphrase:
+            rejected.append("paraphrase off")
+        else:
+            rejected.append("no generator model")
+        return fallback, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)
+
+    async def _qa(
+        self, unit: Unit, paragraph: str, ctx: ForgeContext, rng: random.Random, template: Template
+    ) -> tuple[str, str, str | None, FieldProvenance, dict[str, Check]] | None:
+        title = unit.title
+        record = unit.record
+        rejected: list[str] = []
+        attempts = 0
+        about = " and be one of the values after a colon in the record" if record is not None else ""
+        if ctx.llm is not None:
+            for attempt in range(self.opts.max_attempts):
+                attempts += 1
+                done = await _ask(ctx, template, attempt, max_tokens=64, passage=paragraph, about=about)
+                if done.error is not None:
+                    rejected.append(f"backend error: {done.error_type or done.error}")
+                    continue
+                question, answer = _parse_qa(done.text)
+                checks = qa_checks(question, answer, paragraph, title=title)
+                key = None
+                if record is not None:
+                    keys = [k for k, v in record.items if answer_key(v) == answer_key(answer)]
+                    key = keys[0] if keys else None
+                    checks["answer_is_record_value"] = (
+                        key is not None,
+                        f"answer {answer!r} is not a record value",
+                    )
+                reason = first_failure(checks)
+                if reason is None:
+                    prov = FieldProvenance(path="llm", method=QUESTION, attempts=attempts, rejected=rejected)
+                    return question, answer, key, prov, checks
+                rejected.append(reason)
+        else:
+            rejected.append("no generator model")
+        if record is not None:
+            keys = [k for k, v in record.items if contains_answer(paragraph, v) and answer_key(v)]
+            rng.shuffle(keys)
+            for key in keys:
+                question, answer = rule_question(record, key), record.value(key)
+                checks = qa_checks(question, answer, paragraph, title=title)
+                if first_failure(checks) is None:
+                    prov = FieldProvenance(
+                        path="fallback", method="item_question", attempts=attempts, rejected=rejected
+                    )
+                    return question, answer, key, prov, checks
+        else:
+            for sentence, value in cloze_candidates(paragraph, title):
+                question = cloze_question(title, sentence, value)
+                checks = qa_checks(question, value, paragraph, title=title)
+                if first_failure(checks) is None:
+                    prov = FieldProvenance(
+                        path="fallback", method="cloze", attempts=attempts, rejected=rejected
+                    )
+                    return question, value, None, prov, checks
+        return None
+
+    async def _counter(
+        self,
+        question: str,
+        gold: list[str],
+        answer_type: AnswerType,
+        paragraph: str,
+        ctx: ForgeContext,
+        rng: random.Random,
+        templates: dict[str, Template],
+    ) -> tuple[str | None, FieldProvenance]:
+        judge = AnswerSwap(AnswerSwapOptions(max_answer_words=6))
+        rejected: list[str] = []
+        attempts = 0
+        if ctx.llm is not None:
+            for attempt in range(self.opts.max_attempts):
+                attempts += 1
+                done = await _ask(
+                    ctx,
+                    templates[EDIT_ANSWER],
+                    attempt,
+                    max_tokens=24,
+                    question=question,
+                    answer=gold[0],
+                    answer_type=describe(answer_type),
+                )
+                if done.error is not None:
+                    rejected.append(f"backend error: {done.error_type or done.error}")
+                    continue
+                candidate = parse_answer(done.text)
+                reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
+                if reason is None:
+                    return candidate, FieldProvenance(
+                        path="llm", method=EDIT_ANSWER, attempts=attempts, rejected=rejected
+                    )
+                rejected.append(reason)
+        pool = self._pool(ctx)
+        shaped = answer_type in ("date", "number")
+        # dates and numbers: a shifted value first (an unrelated value of the same kind and size)
+        new = perturb_answer(gold[0], answer_type, rng) if shaped else None
+        method = "perturb"
+        if new is not None and judge.reject_answer(new, gold, answer_type, question, paragraph) is not None:
+            new = None
+        if new is None:
+            new, method = (
+                draw_pool_answer(
+                    answer_type, pool, gold, rng, avoid_in=paragraph, like=gold[0] if shaped else None
+                ),
+                "pool",
+            )
+        if new is None:
+            new, method = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=paragraph), "pool"
+        if new is None and answer_type == "other":
+            # a name asked with "what" ("What was the last emperor ...?") is typed "other":
+            # take a name for a name-like answer, else any other phrase of the pool's names
+            kind: AnswerType = "person" if name_like(gold[0]) else "place"
+            new, method = draw_pool_answer(kind, pool, gold, rng, avoid_in=paragraph), f"pool:{kind}"
+        if new is None:
+            rejected.append(f"no {answer_type} answer in the pool")
+        return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)
+
+    # -- step 4 ---------------------------------------------------------------------------------
+
+    async def _qa_na(
+        self, unit: Unit, base: Base, ctx: ForgeContext, rng: random.Random, template: Template
+    ) -> tuple[str | None, list[Edit], FieldProvenance, dict[str, Check]]:
+        rejected: list[str] = []
+        attempts = 0
+        if ctx.llm is not None:
+            for attempt in range(self.opts.max_attempts):
+                attempts += 1
+                budget = max(64, int(len(base.paragraph.split()) * 1.5) + 16)
+                done = await _ask(
+                    ctx, template, attempt, max_tokens=budget, passage=base.paragraph, answer=base.gold[0]
+                )
+                if done.error is not None:
+                    rejected.append(f"backend error: {done.error_type or done.error}")
+                    continue
+                text = " ".join(split_sentences(parse_passage(done.text)))
+                checks = na_checks(base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity)
+                reason = first_failure(checks)
+                if reason is None:
+                    edits = _diff_edits(base.paragraph, text)
+                    prov = FieldProvenance(
+                        path="llm", method=EDIT_CONTEXT, attempts=attempts, rejected=rejected
+                    )
+                    return text, edits, prov, checks
+                rejected.append(reason)
+        known = [v for _, v in unit.record.items] if unit.record is not None else []
+        text, changes = rule_na_edits(
+            base.paragraph,
+            base.gold,
+            base.counterfactual,
+            self._pool(ctx),
+            rng,
+            known=known,
+            title=unit.title,
+            max_edits=self.opts.max_na_edits,
+        )
+        if not changes and unit.term is not None:
+            inserted = insert_sentence(base.paragraph, unit.title, ctx.resources.get(DONORS_KEY, []), rng)
+            if inserted is not None:
+                text, sentence = inserted
+                checks = na_checks(base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity)
+                edits = [Edit.locate("context", "fact", "", sentence, text)]
+                prov = FieldProvenance(
+                    path="fallback", method="sentence_insert", attempts=attempts, rejected=rejected
+                )
+                return text, edits, prov, checks
+        if not changes:
+            rejected.append("no date, number or name outside the answer sentences to change")
+            return (
+                None,
+                [],
+                FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected),
+                {},
+            )
+        checks = na_checks(base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity)
+        edits = [Edit.locate("context", kind, old, new, text) for old, new, kind in changes]
+        prov = FieldProvenance(path="fallback", method="rule_edits", attempts=attempts, rejected=rejected)
+        return text, edits, prov, checks
+
+
+def _echoes(text: str, template: Template) -> bool:
+    """Whether a reply repeats its prompt's instruction or labels instead of answering."""
+    first = " ".join(template.text.partition("{")[0].split()[:5]).lower()
+    return first in text.lower() or bool(re.search(r"(?m)^\s*(?:name|description|paragraph)\s*:", text, re.I))
+
+
+def _span(text: str, new: str) -> dict[str, int | None]:
+    start = text.find(new)
+    return {"start": start, "end": start + len(new)} if start >= 0 else {"start": None, "end": None}
+
+
+def _parse_qa(raw: str) -> tuple[str, str]:
+    """(question, answer) from a "Question: ... / Answer: ..." reply; empty strings when absent."""
+    question = answer = ""
+    for line in raw.splitlines():
+        head, _, rest = line.partition(":")
+        if head.strip().lower() == "question" and not question:
+            question = rest.strip()
+        elif head.strip().lower() == "answer" and not answer:
+            answer = parse_answer(rest)
+    return question, answer
+
+
+def _diff_edits(original: str, edited: str) -> list[Edit]:
+    """The replaced word runs between two passages, as typed edits ("fact" unless a date or name)."""
+    import difflib
+
+    a, b = original.split(), edited.split()
+    edits: list[Edit] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        old, new = " ".join(a[i1:i2]).strip(".,;"), " ".join(b[j1:j2]).strip(".,;")
+        if not new:
+            continue
+        kind = classify_answer(new)
+        edits.append(
+            Edit.locate(
+                "context",
+                "date" if kind == "date" else "entity" if kind in ("person", "place") else "fact",
+                old,
+                new,
+                edited,
+            )
+        )
+    return edits
+
+
+def choice_order(options: Sequence[Option]) -> list[str]:
+    """The roles of a choice case's options in shown order (for tests and reports)."""
+    return [o.role for o in options]
+
+
+__all__ = ["VARIANTS", "Counterfactual", "CounterfactualOptions", "Unit", "choice_order"]
