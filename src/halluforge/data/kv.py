@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from halluforge.data.tabular import _csv_rows, parquet_file, _parquet_rows, iter_json_lines
+from halluforge.data.tabular import _csv_rows, _parquet_rows, iter_json_lines, parquet_file
 from halluforge.errors import DataError
 from halluforge.records import stable_id
 
