@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from halluforge.errors import StoreError
-from halluforge.records import Example, Record, Response, Score, SeedCase, Skip, TestCase
+from halluforge.records import Annotation, Example, Record, Response, Score, SeedCase, Skip, TestCase
 
 R = TypeVar("R", bound=Record)
-Stored = Example | SeedCase | TestCase | Response | Score | Skip
+Stored = Example | SeedCase | TestCase | Response | Score | Skip | Annotation
 
 KINDS: dict[str, type[Record]] = {
     "examples": Example,
@@ -38,6 +38,7 @@ KINDS: dict[str, type[Record]] = {
     "responses": Response,
     "scores": Score,
     "skips": Skip,
+    "annotations": Annotation,  # human labels: no stage clears them, so they survive re-runs
 }
 SCHEMA_VERSION = 1
 
