@@ -18,7 +18,12 @@ from halluforge import __version__
 from halluforge.errors import HalluforgeError
 
 #: command-group modules; each defines add_parser(subparsers)
-COMMAND_MODULES = ("halluforge.cli.run", "halluforge.cli.judge", "halluforge.cli.index")
+COMMAND_MODULES = (
+    "halluforge.cli.run",
+    "halluforge.cli.judge",
+    "halluforge.cli.index",
+    "halluforge.cli.export",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
