@@ -144,6 +144,16 @@ class RunStore:
             (n,) = self._db.execute(f"SELECT COUNT(*) FROM {kind}").fetchone()
         return int(n)
 
+    def index_by(self, cls: type[Record], field: str) -> None:
+        """Add an index on one JSON field of a record table (the viewer looks rows up by test case)."""
+        if not field.isidentifier():
+            raise StoreError(f"cannot index by {field!r}: not a field name")
+        kind = self._kind(cls)
+        with self._lock, self._db:
+            self._db.execute(
+                f"CREATE INDEX IF NOT EXISTS {kind}_by_{field} ON {kind}(json_extract(data,'$.{field}'))"
+            )
+
     def clear(self, cls: type[Record]) -> None:
         """Delete every record of one type (used to re-score or re-forge a stage alone)."""
         kind = self._kind(cls)

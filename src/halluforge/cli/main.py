@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "halluforge.cli.judge",
     "halluforge.cli.index",
     "halluforge.cli.export",
+    "halluforge.cli.view",
 )
 
 
