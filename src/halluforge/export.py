@@ -1,7 +1,9 @@
 """Export a run's records as JSON lines, CSV, Parquet or a Hugging Face ``datasets`` folder.
 
-``halluforge export RUN_DIR --format jsonl|csv|parquet|hf`` writes four tables (and a fifth,
-``annotations``, when people labelled anything):
+``halluforge export RUN_DIR --format jsonl|csv|parquet|hf`` writes four tables, and two more
+when people labelled anything in ``halluforge view``: ``annotations`` (every label with who
+and when, history included) and ``labels`` (each response's label in force in INVITE's
+format, which ``halluforge judge premise`` reads):
 
 - ``test_cases``: the forged test cases alone, a dataset another harness can consume
   (question, context, expected answers, edits, provenance...);
@@ -66,13 +68,40 @@ class JoinedRow(BaseModel):
     generator_model: str | None = None
 
 
+class LabelRow(BaseModel):
+    """One human label of a response in force, in INVITE's format (the ``labels`` table).
+
+    ``halluforge judge premise labels.jsonl`` reads it as is: ``hallucination_label`` is "1"
+    (hallucinated), "0" (faithful) or empty (unsure), beside the question and the reply.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    invalid_question: str
+    model_response_to_invalid_question: str
+    hallucination_label: Literal["0", "1"] | None = None
+    model: str
+    category: str
+    family: str
+    setting: str
+    response_id: str
+    test_case_id: str
+    label: str
+    note: str = ""
+    who: str
+    when: str
+
+
 TABLES: dict[str, type[BaseModel]] = {
     "test_cases": TestCase,
     "responses": Response,
     "scores": Score,
     "joined": JoinedRow,
     "annotations": Annotation,
+    "labels": LabelRow,
 }
+#: tables written only when the run has human labels (unless asked for by name)
+HUMAN_TABLES = ("annotations", "labels")
 
 
 def _kind(annotation: Any) -> str:
@@ -131,10 +160,42 @@ def joined_rows(store: RunStore) -> Iterator[JoinedRow]:
         )
 
 
+def label_rows(store: RunStore) -> Iterator[LabelRow]:
+    """The ``labels`` table: each response's label in force beside its question and reply."""
+    from halluforge.reports.cases import latest_labels
+
+    labels = latest_labels(store.iter(Annotation))
+    wanted = {target_id for target, target_id in labels if target == "response"}
+    cases = {c.id: c for c in store.iter(TestCase)}
+    for response in store.iter(Response):
+        if response.id not in wanted:
+            continue
+        note = labels[("response", response.id)]
+        case = cases.get(response.test_case_id)
+        code = {"hallucinated": "1", "faithful": "0"}.get(note.label)
+        yield LabelRow(
+            invalid_question=case.question if case else "",
+            model_response_to_invalid_question=response.text,
+            hallucination_label=code,  # type: ignore[arg-type]
+            model=response.model,
+            category=str((case.metadata.get("category") or case.variant or case.family) if case else ""),
+            family=case.family if case else "",
+            setting=response.setting,
+            response_id=response.id,
+            test_case_id=response.test_case_id,
+            label=note.label,
+            note=note.note,
+            who=note.who,
+            when=note.when,
+        )
+
+
 def table_rows(store: RunStore, table: str) -> list[dict[str, Any]]:
     """One table's rows as JSON-ready dicts."""
     if table == "joined":
         return [row.model_dump(mode="json") for row in joined_rows(store)]
+    if table == "labels":
+        return [row.model_dump(mode="json") for row in label_rows(store)]
     record: type[Record] = TABLES[table]  # type: ignore[assignment]
     return [r.model_dump(mode="json") for r in store.iter(record)]
 
@@ -255,7 +316,7 @@ def export_run(
     target.mkdir(parents=True, exist_ok=True)
     store = RunStore(run)
     try:
-        chosen = tables or [t for t in TABLES if t != "annotations" or store.count(Annotation)]
+        chosen = tables or [t for t in TABLES if t not in HUMAN_TABLES or store.count(Annotation)]
         written: dict[str, tuple[Path, int]] = {}
         for table in chosen:
             rows = table_rows(store, table)
@@ -269,12 +330,15 @@ def export_run(
 
 __all__ = [
     "FORMATS",
+    "HUMAN_TABLES",
     "TABLES",
     "JoinedRow",
+    "LabelRow",
     "column_kinds",
     "export_run",
     "flatten",
     "joined_rows",
+    "label_rows",
     "read_table",
     "table_rows",
     "unflatten",

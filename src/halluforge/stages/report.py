@@ -20,7 +20,7 @@ from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
 from halluforge.reports.build import ReportInputs, build_report
 from halluforge.reports.markdown import render_markdown
-from halluforge.reports.model import Report
+from halluforge.reports.model import Paragraph, Report, Section
 from halluforge.reports.summary import Summary, write_summary
 from halluforge.stages.context import RunContext, StageCounts
 
@@ -114,7 +114,35 @@ def make_report(ctx: RunContext, counts: StageCounts, joined: Joined | None = No
     for section in report.sections:
         if section.data:
             summary.counts["analyses"] = section.data
+    annotations = ctx.store.all(Annotation)
+    if annotations:
+        report.sections.append(human_section(ctx, summary, joined, annotations))
     return summary, report
+
+
+def human_section(
+    ctx: RunContext, summary: Summary, joined: Joined, annotations: list[Annotation]
+) -> Section:
+    """The human-labels section: agreement with each automatic metric, share of valid forged cases."""
+    from halluforge.reports.agreement import TITLE, agreement_section
+
+    config = ctx.config.score
+    directions = {row.metric: row.higher_is_better for row in summary.rows}
+    try:
+        section = agreement_section(
+            joined,
+            annotations,
+            directions,
+            n_boot=config.bootstrap,
+            confidence=config.confidence,
+            seed=ctx.config.seed,
+        )
+    except ConfigError as exc:
+        return Section(title=TITLE, blocks=[Paragraph(text=f"Agreement not computed: {exc}")])
+    if section is None:
+        return Section(title=TITLE, blocks=[Paragraph(text="No labels in force.")])
+    summary.counts["annotations"] = section.data["annotations"]
+    return section
 
 
 HTML_FILE = "report.html"
@@ -165,6 +193,7 @@ async def report_stage(
 __all__ = [
     "HTML_FILE",
     "forge_counts",
+    "human_section",
     "joined_rows",
     "make_report",
     "notes",
