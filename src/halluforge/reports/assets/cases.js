@@ -125,7 +125,9 @@
     box.append(el("h3", { text: "Question" }), marked(c.question, editSpans(c.edits, "question"), "edit"));
     const questionEdits = c.edits.filter((e) => e.field === "question");
     for (const e of questionEdits) box.append(el("p", { class: "muted", text: e.kind + " changed: " + e.old + " → " + e.new }));
-    if (c.context !== null || c.original_context !== null) {
+    if (c.original_context === null && c.context !== null) {
+      box.append(el("h3", { text: "Context" }), marked(c.context, editSpans(c.edits, "context"), "edit"));
+    } else if (c.context !== null || c.original_context !== null) {
       box.append(el("div", { class: "side" }, [
         el("div", {}, [el("h3", { text: "Original context" }), marked(c.original_context, oldSpans(c.edits, "context", c.original_context), "old")]),
         el("div", {}, [el("h3", { text: "Forged context" }), marked(c.context, editSpans(c.edits, "context"), "edit")]),
