@@ -144,15 +144,18 @@ class RunStore:
             (n,) = self._db.execute(f"SELECT COUNT(*) FROM {kind}").fetchone()
         return int(n)
 
-    def index_by(self, cls: type[Record], field: str) -> None:
-        """Add an index on one JSON field of a record table (the viewer looks rows up by test case)."""
-        if not field.isidentifier():
-            raise StoreError(f"cannot index by {field!r}: not a field name")
+    def index_by(self, cls: type[Record], *fields: str) -> None:
+        """Add an index on JSON fields of a record table (the viewer pages and filters by them).
+
+        The indexed expressions are ``json_extract(data,'$.<field>')``; a query must spell
+        them the same way for SQLite to use the index.
+        """
+        if not fields or not all(f.isidentifier() for f in fields):
+            raise StoreError(f"cannot index by {fields!r}: not field names")
         kind = self._kind(cls)
+        columns = ", ".join(f"json_extract(data,'$.{f}')" for f in fields)
         with self._lock, self._db:
-            self._db.execute(
-                f"CREATE INDEX IF NOT EXISTS {kind}_by_{field} ON {kind}(json_extract(data,'$.{field}'))"
-            )
+            self._db.execute(f"CREATE INDEX IF NOT EXISTS {kind}_by_{'_'.join(fields)} ON {kind}({columns})")
 
     def clear(self, cls: type[Record]) -> None:
         """Delete every record of one type (used to re-score or re-forge a stage alone)."""

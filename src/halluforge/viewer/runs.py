@@ -1,9 +1,11 @@
 """Pages of test cases read straight from a run's SQLite store, for the viewer.
 
 A :class:`RunIndex` opens one run directory. Lists are SQL queries over the stored JSON
-(``json_extract``), one page at a time, so a run of 100,000 responses opens as fast as a
-small one; the whole run is never loaded. On first open it adds two expression indexes to the
-store (responses and scores by test case id), which change no record. Reads go through a
+(``json_extract``), one page at a time, so the whole run is never loaded. On first open it adds
+expression indexes to the store (:data:`INDEXES`: rows by test case; responses by model and
+setting; scores by metric, model, setting and value; test cases by family), which change no
+record and make filters and filter choices index scans; building them is a one-time cost
+(seconds on a run of 100,000 responses, see ``benchmarks/viewer.py``). Reads go through a
 read-only connection; the one write the viewer makes, an :class:`~halluforge.records.Annotation`,
 goes through :class:`~halluforge.store.RunStore` like every other record.
 """
@@ -19,13 +21,22 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.errors import DataError
-from halluforge.records import LABELS, Annotation, Response, Score, TestCase
+from halluforge.records import LABELS, Annotation, Record, Response, Score, TestCase
 from halluforge.reports.cases import case_payload, latest_labels
 from halluforge.store import RunStore
 
 PATHS = ("llm", "fallback", "rule", "source")
 OUTCOMES = ("pass", "fail", "none")
 PAGE_SIZE = 50
+#: expression indexes the viewer adds to a store on first open (record, JSON fields)
+INDEXES: tuple[tuple[type[Record], tuple[str, ...]], ...] = (
+    (Response, ("test_case_id",)),
+    (Score, ("test_case_id",)),
+    (Annotation, ("test_case_id",)),
+    (TestCase, ("family",)),
+    (Response, ("model", "setting", "test_case_id")),
+    (Score, ("metric", "model", "setting", "value", "test_case_id")),
+)
 #: the expression of RunStore.index_by(..., "test_case_id"): queries must spell it the same way
 _CASE = "json_extract(data,'$.test_case_id')"
 
@@ -81,8 +92,8 @@ class RunIndex:
         self.name = name
         self.run_dir = run_dir
         self.store = RunStore(run_dir)  # creates the annotations table in older runs
-        for record in (Response, Score, Annotation):
-            self.store.index_by(record, "test_case_id")
+        for record, fields in INDEXES:
+            self.store.index_by(record, *fields)
         self._db = sqlite3.connect(f"file:{self.store.path}?mode=ro", uri=True, check_same_thread=False)
         self._lock = threading.Lock()
         self._facets: dict[str, list[str]] | None = None
@@ -113,10 +124,22 @@ class RunIndex:
                 sql = f"SELECT DISTINCT json_extract(data,'$.{field}') FROM {table}"
                 return sorted(str(v) for (v,) in self._rows(sql) if v is not None)
 
+            models = distinct("responses", "model")
+            # per model, so the (model, setting, ...) index answers it instead of a table scan
+            settings = {
+                str(v)
+                for model in models
+                for (v,) in self._rows(
+                    "SELECT DISTINCT json_extract(data,'$.setting') FROM responses "
+                    "WHERE json_extract(data,'$.model') = ?",
+                    [model],
+                )
+                if v is not None
+            }
             self._facets = {
                 "families": distinct("test_cases", "family"),
-                "models": distinct("responses", "model"),
-                "settings": distinct("responses", "setting"),
+                "models": models,
+                "settings": sorted(settings),
                 "metrics": distinct("scores", "metric"),
                 "paths": list(PATHS),
             }
@@ -139,10 +162,9 @@ class RunIndex:
                 "|| ifnull(json_extract(t.data,'$.context'),'') || ' ' "
                 "|| ifnull(json_extract(t.data,'$.original_context'),''))"
             )
-            where.append(
-                f"(instr({text}, ?) > 0 OR t.id IN (SELECT {_CASE} FROM responses "
-                "WHERE instr(lower(json_extract(data,'$.text')), ?) > 0))"
-            )
+            reply = "lower(json_extract(data,'$.text'))"
+            replied = f"SELECT {_CASE} FROM responses WHERE instr({reply}, ?) > 0"
+            where.append(f"(instr({text}, ?) > 0 OR t.id IN ({replied}))")
             params += [f.q.lower(), f.q.lower()]
         scoped: list[str] = []
         scoped_params: list[Any] = []
@@ -247,4 +269,4 @@ class RunIndex:
         return note_
 
 
-__all__ = ["OUTCOMES", "PAGE_SIZE", "PATHS", "Filters", "RunIndex", "find_runs"]
+__all__ = ["INDEXES", "OUTCOMES", "PAGE_SIZE", "PATHS", "Filters", "RunIndex", "find_runs"]

@@ -214,7 +214,9 @@
         pager.replaceChildren(prev, el("span", { class: "count", text: result.total + " test cases · page " + (page + 1) + " of " + pages }), next);
       }, (err) => listBox.replaceChildren(el("p", { class: "error", text: "cannot list cases: " + err.message })));
     }
-    return source.facets().then((f) => {
+    // the first page does not wait for the filter choices: both are asked for at once
+    const listed = load();
+    const faceted = source.facets().then((f) => {
       filters.append(select("family", "family", f.families), select("model", "model", f.models), select("setting", "setting", f.settings),
         select("metric", "metric", f.metrics), select("outcome", "outcome", ["pass", "fail", "none"]), select("path", "provenance path", f.paths));
       filters.append(el("label", {}, ["search", el("input", { type: "search", name: "q", placeholder: "question, context, reply" })]));
@@ -226,8 +228,8 @@
         page = 0;
         load();
       });
-      return load();
-    }).then(() => ({ show: show, load: load }));
+    });
+    return Promise.all([listed, faceted]).then(() => ({ show: show, load: load }));
   }
 
   // The report's source: filter the embedded cases in memory.
