@@ -22,7 +22,6 @@ import html
 import json
 import os
 from importlib import resources
-from pathlib import Path
 from typing import Any, cast
 
 from halluforge.reports.model import Paragraph, Report, Section, Table
@@ -72,8 +71,9 @@ def vega_bundle() -> str | None:
     key = version("vl-convert-python")
     if key in _BUNDLE:
         return _BUNDLE[key]
-    root = os.environ.get("HALLUFORGE_CACHE_DIR")
-    path = (Path(root) if root else Path.home() / ".cache" / "halluforge") / "vega" / f"bundle-{key}.js"
+    from halluforge.backends.cache import default_cache_path
+
+    path = default_cache_path().parent / "vega" / f"bundle-{key}.js"
     if path.is_file():
         bundle = path.read_text(encoding="utf-8")
     else:
