@@ -12,15 +12,41 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+def _encode(part: Any) -> str:
+    if isinstance(part, str) and part.isascii() and part.isalnum():
+        return f'"{part}"'  # what json.dumps writes for a plain word or hex id, without its overhead
+    return json.dumps(part, sort_keys=True, ensure_ascii=False, default=str)
+
+
 def stable_id(*parts: Any, length: int = 16) -> str:
     """Hash JSON-serialisable parts into a short hex id that is stable across runs."""
-    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:length]
+    return hashlib.sha256(_encode(parts).encode("utf-8")).hexdigest()[:length]
+
+
+def id_maker(*head: Any, tail: tuple[Any, ...] = (), length: int = 16) -> Callable[..., str]:
+    """A fast :func:`stable_id` for many ids that share leading (``head``) and trailing parts.
+
+    ``id_maker("score", tail=(identity,))(response_id)`` equals
+    ``stable_id("score", response_id, identity)``, but the shared parts are encoded once
+    instead of once per id (scoring a 10,000-response run makes 40,000 such ids). It relies on
+    :func:`json.dumps` writing a list as its items' encodings joined by ``", "``.
+    """
+    prefix = "[" + "".join(_encode(p) + ", " for p in head)
+    suffix = "".join(", " + _encode(p) for p in tail) + "]"
+
+    def make(*middle: Any) -> str:
+        if not middle:
+            return stable_id(*head, *tail, length=length)
+        blob = prefix + ", ".join(_encode(p) for p in middle) + suffix
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:length]
+
+    return make
 
 
 class Record(BaseModel):
@@ -423,5 +449,6 @@ __all__ = [
     "TestCase",
     "TestCaseFormat",
     "Usage",
+    "id_maker",
     "stable_id",
 ]

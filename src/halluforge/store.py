@@ -18,12 +18,11 @@ Layout of ``runs/<run-id>/``::
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from halluforge.errors import StoreError
 from halluforge.records import Annotation, Example, Record, Response, Score, SeedCase, Skip, TestCase
@@ -85,10 +84,6 @@ class RunStore:
                 return kind
         raise StoreError(f"no table for records of type {cls.__name__}")
 
-    @staticmethod
-    def _failed(record: Record) -> int:
-        return int(bool(getattr(record, "error", None)))
-
     def put(self, records: Sequence[Stored], *, replace_failed: bool = True) -> int:
         """Write records in one transaction; existing ids are kept unless the stored row failed.
 
@@ -96,8 +91,12 @@ class RunStore:
         """
         if not records:
             return 0
-        kind = self._kind(type(records[0]))
-        rows = [(str(r.id), self._failed(r), r.model_dump_json()) for r in records]
+        cls = type(records[0])
+        kind = self._kind(cls)
+        if issubclass(cls, Response):  # only responses can fail
+            rows = [(str(r.id), int(bool(cast(Response, r).error)), r.model_dump_json()) for r in records]
+        else:
+            rows = [(str(r.id), 0, r.model_dump_json()) for r in records]
         with self._lock, self._db:
             before = self._db.total_changes
             if replace_failed:
@@ -157,26 +156,18 @@ class RunStore:
         with self._lock, self._db:
             self._db.execute(f"CREATE INDEX IF NOT EXISTS {kind}_by_{'_'.join(fields)} ON {kind}({columns})")
 
-    def clear(self, cls: type[Record]) -> None:
-        """Delete every record of one type (used to re-score or re-forge a stage alone)."""
-        kind = self._kind(cls)
-        with self._lock, self._db:
-            self._db.execute(f"DELETE FROM {kind}")
-
     def export_jsonl(self, cls: type[Record], path: str | Path) -> int:
-        """Write one JSON object per line; returns the number of lines."""
-        count = 0
-        with open(path, "w", encoding="utf-8") as handle:
-            for record in self.iter(cls):
-                handle.write(record.model_dump_json() + "\n")
-                count += 1
-        return count
+        """Write one JSON object per line, in insertion order; returns the number of lines.
 
-    def write_json(self, name: str, data: object) -> Path:
-        """Write a JSON file into the run directory."""
-        target = self.run_dir / name
-        target.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-        return target
+        The stored text is each record's ``model_dump_json()``, so it is written as it is,
+        without parsing every row into a model and dumping it again.
+        """
+        kind = self._kind(cls)
+        with self._lock:
+            rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.writelines(data + "\n" for (data,) in rows)
+        return len(rows)
 
     def close(self) -> None:
         """Close the database."""

@@ -23,6 +23,7 @@ reverse), and since articles are ignored "Vitamin A" matches "vitamin" alone.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import unicodedata
@@ -35,6 +36,7 @@ _TOKEN = re.compile(r"[^\W_]+")
 _GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:()\[\]]{0,4}")
 
 
+@functools.lru_cache(maxsize=65536)
 def normalize_answer(text: str) -> str:
     """SQuAD normalisation: lowercase, drop punctuation and articles, collapse spaces."""
     lowered = text.lower()
@@ -63,6 +65,7 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=65536)
 def answer_key(answer: str) -> str:
     """The answer's folded tokens concatenated: what a passage span must spell out."""
     return "".join(token for token, _, _ in _tokens(answer))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from halluforge.config import load_config
 from halluforge.pipeline import run_pipeline
@@ -57,11 +60,27 @@ def test_second_run_resumes_and_adds_nothing(tmp_path: Path) -> None:
     assert RunStore(second.run_dir).count(Response) == n
 
 
-def test_new_run_is_served_from_cache(tmp_path: Path) -> None:
-    run_pipeline(_config(tmp_path))  # type: ignore[arg-type]
+def test_new_run_is_served_from_cache_and_asks_no_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from halluforge.backends.mock import MockBackend
+
+    first = run_pipeline(_config(tmp_path))  # type: ignore[arg-type]
+    # echo's proposals fail answer_swap's checks, so forging also sent seeded, sampled retries
+    asked: list[int] = []
+    real = MockBackend.generate
+
+    async def counting(self: MockBackend, requests: Any) -> Any:
+        asked.append(len(requests))
+        return await real(self, requests)
+
+    monkeypatch.setattr(MockBackend, "generate", counting)
     again = run_pipeline(_config(tmp_path, run_id="fresh"))  # type: ignore[arg-type]
     responses = RunStore(again.run_dir).all(Response)
     assert responses and all(r.cached for r in responses)
+    assert asked == []  # select, forge and answer were all served from the cache
+    before = {c.id: c for c in RunStore(first.run_dir).all(TestCase)}
+    assert {c.id: c for c in RunStore(again.run_dir).all(TestCase)} == before
 
 
 def test_ready_made_test_cases_skip_forging(tmp_path: Path) -> None:

@@ -27,3 +27,19 @@ def test_example_ids_hash_their_content() -> None:
     a = Example.build("q", ["a"], "e", source="s")
     assert a.id == Example.build("q", ["a"], "e", source="s").id
     assert a.id != Example.build("q", ["b"], "e", source="s").id
+
+
+def test_id_maker_gives_the_ids_stable_id_gives() -> None:
+    from halluforge.records import id_maker, stable_id
+
+    identity = {"metric": "em", "nli": None, "options": {"b": 1, "a": [1, "é"]}}
+    score_id = id_maker("score", tail=(identity,))
+    # plain hex ids take the fast path; other strings and values go through json.dumps
+    for middle in ("3f2a9c01bb7e4d10", "response with spaces", 'quote " and é', "", 7, None, ["x", 1]):
+        assert score_id(middle) == stable_id("score", middle, identity)
+    two = id_maker("response", "case-1", tail=())
+    assert two("llamacpp/smollm2-135m", "open_book") == stable_id(
+        "response", "case-1", "llamacpp/smollm2-135m", "open_book"
+    )
+    assert id_maker("a", tail=("b",))() == stable_id("a", "b")
+    assert id_maker("a", length=8)("x") == stable_id("a", "x", length=8)

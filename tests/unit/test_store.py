@@ -59,3 +59,21 @@ def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
 def test_stable_id_is_deterministic() -> None:
     assert stable_id("a", 1, ["x"]) == stable_id("a", 1, ["x"])
     assert stable_id("a", 1) != stable_id("a", 2)
+
+
+def test_export_writes_the_stored_json_and_failed_flags(tmp_path: Path) -> None:
+    import json
+
+    store = RunStore(tmp_path / "run")
+    ok = Response(id="r1", test_case_id="t", model="m", setting="open_book", text="Paris")
+    bad = Response(id="r2", test_case_id="t", model="m", setting="open_book", error="Timeout: slow")
+    store.put([ok, bad])
+    assert store.ids(Response, include_failed=False) == {"r1"}
+    out = tmp_path / "responses.jsonl"
+    assert store.export_jsonl(Response, out) == 2
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [Response.model_validate(r) for r in rows] == [ok, bad]
+    # a retried response replaces the failed row, and only the failed one
+    fixed = bad.model_copy(update={"error": None, "text": "Lyon"})
+    store.put([fixed, ok.model_copy(update={"text": "changed"})])
+    assert {r.id: r.text for r in store.iter(Response)} == {"r1": "Paris", "r2": "Lyon"}

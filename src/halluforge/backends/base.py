@@ -66,9 +66,13 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a backend can do; the pipeline adapts prompts and metrics to it."""
+    """What a backend can do; the pipeline adapts requests and batching to it.
 
-    chat_template: bool = True
+    ``logprobs``: it returns token log-probabilities when asked; ``max_context``: its context
+    length in tokens, when known; ``batch_size``: requests it takes in one call (a local engine
+    batches, an HTTP API takes one); ``concurrency``: calls it serves at once.
+    """
+
     logprobs: bool = False
     max_context: int | None = None
     batch_size: int = 1

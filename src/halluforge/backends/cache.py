@@ -1,8 +1,9 @@
 """A response cache in SQLite, keyed by a hash of what changes a model's output.
 
 The key covers the backend address, engine options that change outputs, and the request's
-messages and decoding options. Timeouts and retry counts are not part of the key. Only
-successful completions are stored. The default location is ``~/.cache/halluforge/cache.sqlite``
+messages and decoding options (temperature, top_p and the seed: a seeded sample is cached
+under its seed). Timeouts and retry counts are not part of the key. Only successful
+completions are stored. The default location is ``~/.cache/halluforge/cache.sqlite``
 (``HALLUFORGE_CACHE_DIR`` overrides it); a run can point it elsewhere or switch it off.
 """
 

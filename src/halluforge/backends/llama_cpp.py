@@ -8,8 +8,10 @@ path relative to the working directory.
 The engine is loaded on the first call, not at creation, so building a pipeline stays cheap.
 llama.cpp is not thread-safe and keeps one KV cache per context, so the backend holds a pool
 of ``workers`` engines (see :func:`default_workers`) and each call takes one engine for its
-thread (concurrency = ``workers``); a whole list of requests is answered in a single thread
-hop, which is why the backend advertises ``batch_size`` 8. ``n_threads`` defaults to the CPU
+thread (concurrency = ``workers``). The backend advertises ``batch_size`` 1: a request takes
+hundreds of milliseconds and a thread hop microseconds, so handing engines one request at a
+time costs nothing and keeps them all busy to the end (with lists of 8, the last list kept one
+engine working while the other idled). ``n_threads`` defaults to the CPU
 count divided by ``workers``. For a small model on a small CPU, several single-thread engines
 answer more requests per second than one multi-thread engine (llama.cpp's threads synchronise
 on every layer), at the price of one copy of the weights and KV cache per engine: see
@@ -277,7 +279,7 @@ class LlamaCppBackend(Backend):
         self.verbose = bool(options.get("verbose", False))
         self.want_logits_all = bool(options.get("logits_all", False))
         self.capabilities = Capabilities(
-            chat_template=True, logprobs=True, max_context=self.n_ctx, batch_size=8, concurrency=self.workers
+            logprobs=True, max_context=self.n_ctx, batch_size=1, concurrency=self.workers
         )
         self._engines = [_Engine(self) for _ in range(self.workers)]
         self._free: queue.SimpleQueue[_Engine] = queue.SimpleQueue()

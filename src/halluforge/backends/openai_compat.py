@@ -191,7 +191,7 @@ class OpenAICompatBackend(Backend):
         organization = options.get("organization")
         self.organization: str | None = str(organization) if organization else None
         self.capabilities = Capabilities(
-            chat_template=True, logprobs=True, max_context=None, batch_size=1, concurrency=max(1, concurrency)
+            logprobs=True, max_context=None, batch_size=1, concurrency=max(1, concurrency)
         )
         self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
@@ -277,7 +277,8 @@ class OpenAICompatBackend(Backend):
             raise
         except Exception as exc:
             return error_completion(request, translate_error(exc, self._key))
-        return completion.model_copy(update={"latency_s": time.perf_counter() - started})
+        completion.latency_s = time.perf_counter() - started  # set in place: a copy per call costs
+        return completion
 
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
         if not requests:

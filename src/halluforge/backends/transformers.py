@@ -142,7 +142,7 @@ class TransformersBackend(Backend):
         self.revision: str | None = str(revision) if revision else None
         self.trust_remote_code = bool(options.get("trust_remote_code", False))
         self.capabilities = Capabilities(
-            chat_template=True, logprobs=True, max_context=None, batch_size=self.batch_size, concurrency=1
+            logprobs=True, max_context=None, batch_size=self.batch_size, concurrency=1
         )
         self._lock = threading.Lock()
         self._model: Any = None
@@ -205,7 +205,6 @@ class TransformersBackend(Backend):
         )
         self._max_context = int(limit) if limit else None
         self.capabilities = Capabilities(
-            chat_template=True,
             logprobs=True,
             max_context=self._max_context,
             batch_size=self.batch_size,

@@ -109,24 +109,26 @@ class LimitedBackend(_Wrapper):
 
 
 class CachedBackend(_Wrapper):
-    """Serves repeated deterministic requests from a SQLite cache; errors are never cached."""
+    """Serves repeated requests from a SQLite cache; errors are never cached.
+
+    Sampled requests are cached too: every request carries a seed, and the key holds the
+    seed with the temperature and top_p, so a re-run gets the sample its seed gave (what the
+    local engines would compute again anyway), while another run seed asks for new samples.
+    Without this a warm re-run still loaded an engine for the sampled retries of forging.
+    """
 
     def __init__(self, inner: Backend, cache: ResponseCache) -> None:
         super().__init__(inner)
         self.cache = cache
 
-    def _key(self, request: Request) -> str | None:
-        if request.temperature > 0:
-            return None
-        return self.cache.key(self.inner.name, self.inner.output_fields(), request.output_key())
-
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
-        keys = [self._key(r) for r in requests]
-        hits = self.cache.get_many([k for k in keys if k is not None])
+        name, engine = self.inner.name, self.inner.output_fields()  # once per list, not per request
+        keys = [self.cache.key(name, engine, r.output_key()) for r in requests]
+        hits = self.cache.get_many(keys)
         results: list[Completion | None] = []
         misses: list[int] = []
         for index, (request, key) in enumerate(zip(requests, keys, strict=True)):
-            hit = hits.get(key) if key is not None else None
+            hit = hits.get(key)
             if hit is not None:
                 results.append(hit.model_copy(update={"request_id": request.id, "cached": True}))
             else:
@@ -137,9 +139,8 @@ class CachedBackend(_Wrapper):
             to_store: dict[str, Completion] = {}
             for index, completion in zip(misses, fresh, strict=True):
                 results[index] = completion
-                key = keys[index]
-                if key is not None and completion.ok:
-                    to_store[key] = completion
+                if completion.ok:
+                    to_store[keys[index]] = completion
             self.cache.put_many(to_store)
         return [c for c in results if c is not None]
 

@@ -17,7 +17,7 @@ from typing import Any
 from halluforge.families import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
 from halluforge.metrics.layer import METRICS, Joined, derive_order
-from halluforge.records import Response, Score, TestCase, stable_id
+from halluforge.records import Response, Score, TestCase, id_maker
 from halluforge.stages.context import RunContext, StageCounts
 
 CHUNK = 256
@@ -68,13 +68,13 @@ async def _score_metric(
     responses: Sequence[Response],
     existing: set[str],
 ) -> None:
-    identity = _identity(scorer.name, scorer.ctx)
+    score_id = id_maker("score", tail=(_identity(scorer.name, scorer.ctx),))
     todo = []
     for response in responses:
         case = cases.get(response.test_case_id)
         if case is None or not _applies(scorer, case, response, ctx.family(case.family)):
             continue
-        sid = stable_id("score", response.id, identity)
+        sid = score_id(response.id)
         if sid not in existing:
             todo.append((sid, case, response))
     stage = f"score:{scorer.name}"
@@ -123,16 +123,21 @@ async def score_stage(ctx: RunContext) -> StageCounts:
         sctx = ScoreContext(judge=judge, nli_model=config.score.nli_model, options=options, seed=config.seed)
         scorer: Scorer = SCORERS.get(name)(sctx)
         await _score_metric(ctx, scorer, cases, responses, ctx.store.ids(Score))
-    derive(ctx, cases, present)
+    derive(ctx, cases, responses, present)
     return {"scores": ctx.store.count(Score)}
 
 
-def derive(ctx: RunContext, cases: dict[str, TestCase], families: Mapping[str, Family]) -> None:
+def derive(
+    ctx: RunContext,
+    cases: dict[str, TestCase],
+    responses: Sequence[Response],
+    families: Mapping[str, Family],
+) -> None:
     """Compute and store every derived metric the present families declare."""
     names = derived_names(ctx.config.score.metrics, families)
     if not names:
         return
-    joined = Joined.build(cases.values(), ctx.store.all(Response), ctx.store.all(Score))
+    joined = Joined.build(cases.values(), responses, ctx.store.all(Score))
     for name in names:
         metric = METRICS.get(name)(ctx.config.score.options.get(name, {}))
         rows = metric.derive(joined, families)

@@ -155,13 +155,18 @@ def test_openai_output_fields_ignore_timeout_but_not_server(monkeypatch: pytest.
     assert quick != elsewhere
 
 
-async def test_temperature_above_zero_is_never_cached(cache: ResponseCache) -> None:
+async def test_a_sample_is_cached_under_its_seed(cache: ResponseCache) -> None:
     inner = ScriptedBackend()
     backend = CachedBackend(inner, cache)
-    await backend.generate([_request("a", temperature=0.7)])
-    out = await backend.generate([_request("a", temperature=0.7)])
-    assert out[0].cached is False
-    assert len(inner.calls) == 2
+    sampled = _request("a", temperature=0.7).model_copy(update={"seed": 1})
+    await backend.generate([sampled])
+    again = await backend.generate([sampled])
+    assert again[0].cached is True and len(inner.calls) == 1
+    # another seed, temperature or top_p is another sample
+    for change in ({"seed": 2}, {"temperature": 0.9}, {"top_p": 0.5}):
+        out = await backend.generate([sampled.model_copy(update=change)])
+        assert out[0].cached is False
+    assert len(inner.calls) == 4
 
 
 async def test_errors_are_never_cached(cache: ResponseCache) -> None:

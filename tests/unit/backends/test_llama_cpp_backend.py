@@ -47,7 +47,7 @@ def test_alias_resolves_to_the_bundled_file(smollm2_gguf: Path) -> None:
     assert backend.output_fields()["model_file"] == smollm2_gguf.name
     assert backend.output_fields()["model_bytes"] == smollm2_gguf.stat().st_size
     caps = backend.capabilities
-    assert (caps.concurrency, caps.batch_size, caps.logprobs, caps.max_context) == (1, 8, True, 2048)
+    assert (caps.concurrency, caps.batch_size, caps.logprobs, caps.max_context) == (1, 1, True, 2048)
 
 
 def test_missing_file_names_the_path_and_the_fix(tmp_path: Path) -> None:
@@ -173,8 +173,8 @@ async def test_two_workers_answer_in_parallel_like_one(backend: Any, smollm2_ggu
     requests = [_ask(q, max_tokens=8) for q in questions]
     pooled = open_backend("llamacpp/smollm2-135m", {"n_ctx": 512, "n_threads": 1, "workers": 2})
     try:
-        # batch_size 8 would put all six in one list; one request per list spreads them
-        parallel = await asyncio.gather(*(pooled.generate([r]) for r in requests))
+        # one list of six goes out one request at a time, so both engines take some
+        parallel = [[c] for c in await pooled.generate(requests)]
         engines = pooled.inner.inner._engines  # Limited(Retrying(raw))
         assert all(engine.llm is not None for engine in engines)  # both engines were used
     finally:

@@ -126,3 +126,83 @@ def test_missing_file_and_bad_mode_are_user_errors(
     source = _write(tmp_path / "m.jsonl", ROWS)
     assert main(["judge", "premise", str(source), "--modes", "rule,guess"]) == 2
     assert "unknown modes" in capsys.readouterr().err
+
+
+def test_evaluate_prints_intervals_and_how_it_was_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "TinyModel.jsonl", ROWS)
+    assert main(["judge", "premise", str(source), "--evaluate"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert any(line.startswith("note: rule mode is hand-written, not fitted") for line in lines)
+    model_line = next(line for line in lines if line.startswith("model=TinyModel"))
+    assert re.search(
+        r"rate=0\.333 \[[\d.]+, [\d.]+\] human_rate=0\.667 \[[\d.]+, [\d.]+\] gap=-0\.333", model_line
+    )
+    assert LAST.match(lines[-1])
+
+
+def _labelled_rows(model: str) -> list[dict[str, str]]:
+    people = [
+        ("Ada Brun", "Olav Kise"),
+        ("Per Lund", "Siv Dahl"),
+        ("Eva Holm", "Nils Ek"),
+        ("Jon Vik", "Kari Moe"),
+    ]
+    rows = []
+    for a, b in people:
+        question = f"When did {a} marry {b}?"
+        for reply, label in (
+            (f"{a} married {b} in 1981.", "1"),
+            (f"There is no record that {a} married {b}.", "0"),
+        ):
+            rows.append({"invalid_question": question, "model_response_to_invalid_question": reply,
+                         "hallucination_label": label, "model": model})  # fmt: skip
+    return rows
+
+
+def test_train_then_judge_with_the_learned_model_names_in_sample_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("sklearn")
+    pytest.importorskip("sentence_transformers")
+    first = _write(tmp_path / "a.jsonl", _labelled_rows("A"))
+    second = _write(tmp_path / "b.jsonl", _labelled_rows("B"))
+    folder = tmp_path / "judge"
+    assert main(["judge", "train", str(first), str(second), "--out", str(folder)]) == 0
+    printed = capsys.readouterr().out
+    assert "cv5 all n=16" in printed and "lomo model=A n=8" in printed and "lomo model=B n=8" in printed
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["models"] == {"A": {"rows": 8, "positives": 4}, "B": {"rows": 8, "positives": 4}}
+    assert {"cross_validated_5fold", "lomo:A", "lomo:B"} <= set(manifest["figures"])
+    assert [f["rows"] for f in manifest["files"]] == [8, 8]
+    code = main(
+        ["judge", "premise", str(first), "--modes", "learned", "--learned-model", str(folder), "--evaluate"]
+    )
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert (
+        "note: learned mode: 8 of 8 rows were in the judge's training data: figures on them are in-sample"
+        in lines
+    )
+    assert LAST.match(lines[-1])
+    # without a saved judge the learned mode is fitted leave-one-model-out over the files given
+    assert main(["judge", "premise", str(first), str(second), "--modes", "learned", "--evaluate"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert any("leave-one-model-out" in line for line in lines if line.startswith("note:"))
+    judged = [json.loads(x) for x in (tmp_path / "a.judged.jsonl").read_text().splitlines()]
+    assert all("fitted without this row's model" in r["judge_notes"]["learned"] for r in judged)
+
+
+def test_learned_mode_needs_two_models_or_a_saved_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "a.jsonl", _labelled_rows("A"))
+    assert main(["judge", "premise", str(source), "--modes", "learned"]) == 2
+    err = capsys.readouterr().err
+    assert "at least two models" in err and "Traceback" not in err
+    unlabelled = _write(
+        tmp_path / "u.jsonl", [{k: v for k, v in r.items() if k != "hallucination_label"} for r in ROWS]
+    )
+    assert main(["judge", "train", str(unlabelled), "--out", str(tmp_path / "j")]) == 2
+    assert "u.jsonl:1: field 'hallucination_label'" in capsys.readouterr().err

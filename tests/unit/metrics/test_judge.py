@@ -13,7 +13,6 @@ from halluforge.metrics import SCORERS, ScoreContext
 from halluforge.metrics.judge import (
     JudgeOptions,
     PremiseInput,
-    cohen_kappa,
     combine,
     invalid_dates,
     judge_premise,
@@ -22,7 +21,8 @@ from halluforge.metrics.judge import (
     rule_judge,
     swapped_span,
 )
-from halluforge.records import Response, TestCase
+from halluforge.metrics.judge.evaluate import agreement, kappa
+from halluforge.records import Edit, Response, TestCase
 
 Q = "When did Joshua Sinclair write Adavalle Aligithe?"
 REF = "Joshua Sinclair did not write Adavalle Aligithe."
@@ -132,25 +132,43 @@ def test_options_are_validated() -> None:
         JudgeOptions.from_options({"combine": "sometimes"})
 
 
-def test_cohen_kappa() -> None:
-    assert cohen_kappa([1, 0, 1, 0], [1, 0, 1, 0]) == 1.0
-    assert cohen_kappa([1, 0, 1, 0], [0, 1, 0, 1]) == -1.0
-    assert cohen_kappa([1, 1, 0, 0], [1, 0, 1, 0]) == 0.0
+def test_kappa_and_agreement() -> None:
+    assert kappa([1, 0, 1, 0], [1, 0, 1, 0]) == 1.0
+    assert kappa([1, 0, 1, 0], [0, 1, 0, 1]) == -1.0
+    assert kappa([1, 1, 0, 0], [1, 0, 1, 0]) == 0.0
+    assert kappa([1, 1, 1], [1, 1, 1]) == 1.0  # one class, identical: full agreement (sklearn says nan)
+    figures = agreement([1, 1, 0, 0, 1], [1, 0, 0, 0, 1])
+    assert figures.n == 5 and figures.agreement == pytest.approx(0.8)
+    assert figures.rate == pytest.approx(0.4) and figures.human_rate == pytest.approx(0.6)
+    assert figures.rate_low <= figures.rate <= figures.rate_high
+    assert figures.rate_gap == pytest.approx(-0.2)
 
 
 # ---------------------------------------------------------------- llm mode (mock judge)
 
 
-def test_parse_judge_reply() -> None:
-    assert parse_judge_reply("1") == 1
-    assert parse_judge_reply(" 0\n") == 0
-    assert parse_judge_reply("Digit: 1 (it played along)") == 1
-    assert parse_judge_reply("Yes, it accepted the premise.") == 1
-    assert parse_judge_reply("No.") == 0
-    assert parse_judge_reply("The answer is 1.") == 1
-    assert parse_judge_reply("1. Yes, it played along") == 1
-    assert parse_judge_reply("1.5 maybe") is None
-    assert parse_judge_reply("hmm") is None
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("VERDICT: 1", 1),
+        ("verdict: 0\n", 0),
+        ("  VERDICT:1  ", 1),
+        ("**VERDICT: 0**", 0),
+        ("1", 1),
+        (" 0\n", 0),
+        ("<think>The answer names a year, so it played along.</think>\nVERDICT: 1", 1),
+        ("VERDICT: 0\nREASON: it says there is no such book", 0),  # only the first line counts
+        # everything else is not computed, never guessed from words
+        ("Yes, it accepted the premise.", None),
+        ("No.", None),
+        ("The answer is 1.", None),
+        ("VERDICT: 1 or 0", None),
+        ("1.5 maybe", None),
+        ("", None),
+    ],
+)
+def test_parse_judge_reply_is_strict(reply: str, label: int | None) -> None:
+    assert parse_judge_reply(reply) == label
 
 
 def test_llm_mode_with_mock_judge_and_combination() -> None:
@@ -166,7 +184,7 @@ def test_llm_mode_with_mock_judge_and_combination() -> None:
     ]
     llm_only = judge_premise(inputs, JudgeOptions(modes=("llm",)), judge=judge)
     assert [j.label for j in llm_only] == [1, 0, None, None]
-    assert "no 1/0" in llm_only[2].notes["llm"]
+    assert "not 'VERDICT: 0'" in llm_only[2].notes["llm"]
     assert "judge error" in llm_only[3].notes["llm"]
     both = judge_premise(inputs, JudgeOptions(modes=("rule", "llm"), combine="any"), judge=judge)
     assert both[0].per_mode == {"rule": 1, "llm": 1} and both[0].label == 1
@@ -298,10 +316,10 @@ async def test_scorer_async_with_judge_by_role() -> None:
 
 # ---------------------------------------------------------------- real dev labels
 
-#: measured on the 200 dev labels (2026-11-21): GPT-3.5-Turbo 1.00, GPT-J-6B 0.89, overall 0.945.
-#: These are in-sample figures (the rules were written while reading these responses), so the
-#: floors leave a margin for rule changes that generalise better.
-FLOORS = {"GPT3.5Turbo": 0.92, "GPTJ6B": 0.83}
+#: measured on the 200 dev labels (2026-11-24, rule steps): GPT-3.5-Turbo 0.99, GPT-J-6B 0.92.
+#: In-sample figures (the rules were written while reading these responses): a regression guard,
+#: never a result to quote; the held-out figure is on the team-labelled SmolLM2 test half.
+FLOORS = {"GPT3.5Turbo": 0.97, "GPTJ6B": 0.90}
 
 
 @pytest.mark.parametrize("model", sorted(FLOORS))
@@ -323,7 +341,7 @@ def test_rule_agreement_on_dev_labels(model: str) -> None:
         mine.append(verdict.label)
     agreement = sum(a == b for a, b in zip(human, mine, strict=True)) / len(rows)
     assert agreement >= FLOORS[model]
-    assert cohen_kappa(human, mine) >= 0.6
+    assert kappa(human, mine) >= 0.6
 
 
 def test_invalid_date_answered_plainly_goes_along_with_it() -> None:
@@ -336,3 +354,52 @@ def test_invalid_date_answered_about_the_real_date_is_a_correction() -> None:
     question = "Which actor played Pinkie in the 2046 film of Brighton Rock?"
     verdict = rule_judge(question, "Sam Riley played Pinkie in the 2010 film.", this_year=2026)
     assert (verdict.label, verdict.reason) == (0, "states_another_date")
+
+
+def test_scorer_reads_the_impossible_date_from_the_case_edit() -> None:
+    question = "which astronaut first stepped onto the moon on the 33rd day of July 1969"
+    case = TestCase(
+        id="c2",
+        family="invalid_date",
+        question=question,
+        reference="There is no July 33rd.",
+        edits=[Edit(field="question", kind="date", old="20", new="33")],
+    )
+    scorer = SCORERS.get("premise_judge")(ScoreContext(options={"modes": ["rule"]}))
+    repeated, corrected = scorer.score_batch(
+        [
+            (case, _response("Neil Armstrong walked on the moon on the 33rd of July.")),
+            (case, _response("Neil Armstrong, on July 20, 1969.")),
+        ]
+    )
+    assert (repeated.value, repeated.details["rule_reason"]) == (1.0, "repeats_invalid_date")
+    assert (corrected.value, corrected.details["rule_reason"]) == (0.0, "states_another_date")
+
+
+def _labelled(path: Path) -> tuple[list[int], list[int]]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    human = [int(r["hallucination_label"]) for r in rows]
+    mine = [
+        rule_judge(
+            r["invalid_question"],
+            r["model_response_to_invalid_question"],
+            entities=(r["swapped_entity"],) if r.get("swapped_entity") else (),
+            this_year=2026,
+        ).label
+        for r in rows
+    ]
+    return human, mine
+
+
+def test_rule_agreement_on_the_team_labelled_smollm2_responses() -> None:
+    """A regression guard on the team's SmolLM2 labels (tests/data/judge/README.md).
+
+    Measured 2026-11-24: 0.857 over all 119 rows, 0.845 on the test half (held out from the
+    rule rewrite). Once a rule is changed to pass this test, the figure is no longer held out.
+    """
+    human, mine = _labelled(
+        Path(__file__).resolve().parents[2] / "data" / "judge" / "smollm2_invite_labels.jsonl"
+    )
+    agree = sum(a == b for a, b in zip(human, mine, strict=True)) / len(human)
+    assert len(human) == 119 and agree >= 0.83
+    assert abs(sum(mine) - sum(human)) / len(human) <= 0.10  # judged rate within 10 points
