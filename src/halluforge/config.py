@@ -14,15 +14,94 @@ import difflib
 import hashlib
 import json
 import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from halluforge.errors import ConfigError
 
 DEFAULT_MODEL = "llamacpp/smollm2-135m"
+#: a run id is a plain name: it becomes one folder under output_dir, never a path
+RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def check_run_id(value: str) -> None:
+    """Reject a run id that is not a plain folder name (separators, ``..``, absolute paths)."""
+    if not RUN_ID.match(value) or ".." in value:
+        raise ConfigError(
+            f"run id {value!r} is not a plain name",
+            hint="use letters, digits, '.', '_' and '-' only (no '/', no '..'); "
+            "choose the folder with --output-dir",
+        )
+
+
+@dataclass(frozen=True)
+class ConfigOrigin:
+    """Where a config came from: its file and the line of each key path (``answer.max_tokens``)."""
+
+    file: str | None = None
+    lines: Mapping[str, int] = dc_field(default_factory=dict)
+    #: key paths set outside the file, with where: ``--set`` or the environment variable
+    outside: Mapping[str, str] = dc_field(default_factory=dict)
+
+    def where(self, key: str) -> str:
+        """``file:line`` of a key path (or of its closest written parent), or the file, or ``config``."""
+        parts = key.split(".") if key else []
+        for end in range(len(parts), 0, -1):
+            label = self.outside.get(".".join(parts[:end]))
+            if label is not None:
+                return label
+        below = [label for path, label in self.outside.items() if key and path.startswith(key + ".")]
+        if below:  # e.g. --set seed.x=1 made `seed` a mapping
+            return below[0]
+        if self.file is None:
+            return "config"
+        while parts:
+            line = self.lines.get(".".join(parts))
+            if line is not None:
+                return f"{self.file}:{line}"
+            parts.pop()
+        return self.file
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a run's inputs: where, which key, what, and how to fix it."""
+
+    where: str
+    key: str
+    message: str
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        text = (
+            (f"{self.where}: " if self.where else "") + (f"{self.key}: " if self.key else "") + self.message
+        )
+        return f"{text} (fix: {self.hint})" if self.hint else text
+
+
+class InvalidInputError(ConfigError):
+    """Every problem found in a run's config, data and models, reported together."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        if len(self.problems) == 1:
+            message = str(self.problems[0])
+        else:
+            files = dict.fromkeys(p.where.split(":")[0] for p in self.problems if p.where)
+            where = f" in {', '.join(files)}" if files else ""
+            message = f"{len(self.problems)} problems{where}; nothing was started:\n" + "\n".join(
+                f"  {p}" for p in self.problems
+            )
+        super().__init__(message)
+
+
 ALL_SETTINGS = ("closed_book", "open_book", "few_shot", "opinion")
 
 
@@ -67,7 +146,7 @@ class ModelsConfig(ConfigModel):
     """Models per role, addressed as backend/model."""
 
     generator: str = DEFAULT_MODEL
-    targets: list[str] = Field(default_factory=lambda: [DEFAULT_MODEL])
+    targets: list[str] = Field(default_factory=lambda: [DEFAULT_MODEL], min_length=1)
     judge: str | None = None
 
 
@@ -76,7 +155,7 @@ class SelectConfig(ConfigModel):
 
     match: Literal["em", "hit"] = "hit"
     limit: int | None = Field(default=None, ge=1, description="at most N seed cases")
-    max_tokens: int = 24
+    max_tokens: int = Field(default=24, ge=1)
 
 
 class FewShotConfig(ConfigModel):
@@ -89,9 +168,9 @@ class FewShotConfig(ConfigModel):
 class AnswerConfig(ConfigModel):
     """How test cases are put to the target models."""
 
-    settings: list[str] = Field(default_factory=lambda: list(ALL_SETTINGS))
-    max_tokens: int = 24
-    temperature: float = 0.0
+    settings: list[str] = Field(default_factory=lambda: list(ALL_SETTINGS), min_length=1)
+    max_tokens: int = Field(default=24, ge=1)
+    temperature: float = Field(default=0.0, ge=0, le=2)
     few_shot: FewShotConfig = Field(default_factory=FewShotConfig)
     include_invalid: bool = Field(default=False, description="also answer test cases that failed a check")
     include_originals: bool = Field(
@@ -102,7 +181,7 @@ class AnswerConfig(ConfigModel):
 class ScoreConfig(ConfigModel):
     """Metrics and their aggregation."""
 
-    metrics: list[str] = Field(default_factory=lambda: ["em", "f1", "hit"])
+    metrics: list[str] = Field(default_factory=lambda: ["em", "f1", "hit"], min_length=1)
     bootstrap: int = Field(default=1000, ge=0)
     confidence: float = Field(default=0.95, gt=0, lt=1)
     nli_model: str | None = Field(default=None, description="hub id or local path of an NLI model")
@@ -125,10 +204,12 @@ def _default_families() -> dict[str, dict[str, Any]]:
 class RunConfig(ConfigModel):
     """Everything a run needs; the manifest stores it so the run can be rebuilt."""
 
-    run_id: str | None = None
+    run_id: str | None = Field(
+        default=None, description="run directory name under output_dir: letters, digits, '.', '_', '-'"
+    )
     output_dir: str = "runs"
-    seed: int = 0
-    data: list[DataSource] = Field(default_factory=lambda: [DataSource()])
+    seed: int = Field(default=0, ge=0)
+    data: list[DataSource] = Field(default_factory=lambda: [DataSource()], min_length=1)
     filters: FilterConfig = Field(default_factory=FilterConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     select: SelectConfig = Field(default_factory=SelectConfig)
@@ -140,6 +221,20 @@ class RunConfig(ConfigModel):
     )
     cache: CacheConfig = Field(default_factory=CacheConfig)
     max_error_rate: float = Field(default=0.5, ge=0, le=1)
+
+    _origin: ConfigOrigin | None = PrivateAttr(default=None)
+
+    @field_validator("run_id")
+    @classmethod
+    def _run_id_is_a_name(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_run_id(value)
+        return value
+
+    @property
+    def origin(self) -> ConfigOrigin:
+        """Where the config's keys were written (file and YAML lines), for error messages."""
+        return self._origin or ConfigOrigin()
 
     def fingerprint(self) -> str:
         """A short hash of the config without its run id, used as the default run id."""
@@ -177,18 +272,82 @@ def _suggest(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
     return close[0] if close else None
 
 
-def _explain(model: type[BaseModel], exc: ValidationError, source: str) -> ConfigError:
-    """Turn the first validation error into a one-line ConfigError."""
-    error = exc.errors()[0]
+def _problem(model: type[BaseModel], error: Any, origin: ConfigOrigin) -> Problem:
+    """One pydantic error as a Problem naming the YAML line and key path."""
     loc = tuple(error["loc"])
-    where = ".".join(str(p) for p in loc) or "<root>"
+    key = ".".join(str(p) for p in loc)
+    where = origin.where(key)
     if error["type"] == "extra_forbidden":
         guess = _suggest(model, loc)
         hint = f"did you mean {guess!r}?" if guess else "remove it; see `halluforge config show`"
-        return ConfigError(f"{source}: unknown key {where!r}", hint=hint)
-    return ConfigError(
-        f"{source}: key {where!r}: {error['msg']}", hint="see `halluforge config show` for valid values"
-    )
+        return Problem(where, key, "unknown key", hint)
+    if error["type"] == "too_short":
+        return Problem(where, key, "is empty, which leaves nothing to do", "give at least one entry")
+    message = str(error["msg"])
+    ctx = error.get("ctx") or {}
+    if "error" in ctx and isinstance(ctx["error"], ConfigError):
+        inner = ctx["error"]
+        return Problem(where, key, inner.message, inner.hint)
+    return Problem(where, key, f"{message} (got {error.get('input')!r})", "see `halluforge config show`")
+
+
+def _explain(model: type[BaseModel], exc: ValidationError, origin: ConfigOrigin) -> InvalidInputError:
+    """Every validation error at once, each with its YAML line and key path."""
+    return InvalidInputError([_problem(model, error, origin) for error in exc.errors()])
+
+
+def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
+    """Parse a YAML file: its data and the line of every key path; duplicate keys are errors.
+
+    The lines come from the composed node tree (``start_mark``), so an error can point at the
+    line where the user wrote the key.
+    """
+    if path.is_dir():
+        raise ConfigError(f"{path} is a directory, not a config file", hint="give the path of a YAML file")
+    if not path.is_file():
+        raise ConfigError(f"config file {path} does not exist", hint="check the path")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {exc.start})", hint="save the file as UTF-8"
+        ) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and context_mark is not None:
+            problem += f" ({context} started at line {context_mark.line + 1})"
+        raise ConfigError(f"{path}{line}: {problem}", hint="fix the YAML syntax at that line") from None
+    lines: dict[str, int] = {}
+    problems: list[Problem] = []
+
+    def walk(current: yaml.Node | None, prefix: str) -> None:
+        if isinstance(current, yaml.MappingNode):
+            seen: set[str] = set()
+            for key_node, value_node in current.value:
+                name = str(key_node.value)
+                key = f"{prefix}.{name}" if prefix else name
+                line = key_node.start_mark.line + 1
+                if name in seen:
+                    problems.append(Problem(f"{path}:{line}", key, "duplicate key", "keep one of them"))
+                seen.add(name)
+                lines.setdefault(key, line)
+                walk(value_node, key)
+        elif isinstance(current, yaml.SequenceNode):
+            for index, item in enumerate(current.value):
+                key = f"{prefix}.{index}" if prefix else str(index)
+                lines.setdefault(key, item.start_mark.line + 1)
+                walk(item, key)
+
+    walk(node, "")
+    if problems:
+        raise InvalidInputError(problems)
+    return data, lines
 
 
 def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
@@ -205,9 +364,16 @@ def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
 def parse_override(item: str) -> tuple[str, Any]:
     """Parse ``a.b=value``; the value is read as YAML so numbers and lists work."""
     key, sep, raw = item.partition("=")
-    if not sep or not key:
+    if not sep or not key.strip():
         raise ConfigError(f"override {item!r} is not KEY=VALUE", hint="write e.g. --set select.limit=20")
-    return key.strip(), yaml.safe_load(raw)
+    try:
+        return key.strip(), yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise ConfigError(
+            f"--set {key.strip()}: the value {raw!r} is not valid YAML ({problem})",
+            hint="quote it or close its brackets, e.g. --set 'answer.settings=[open_book]'",
+        ) from None
 
 
 ENV_KEYS = {
@@ -222,53 +388,68 @@ def load_config(
     path: str | Path | None = None,
     overrides: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
+    stored: tuple[str, dict[str, Any]] | None = None,
 ) -> RunConfig:
-    """Build a RunConfig from defaults, an optional YAML file, the environment and overrides."""
+    """Build a RunConfig from defaults, an optional YAML file, the environment and overrides.
+
+    ``stored`` is (where, data) of a config kept elsewhere (a run's manifest), used instead of
+    a file; errors in it name ``where``.
+    """
     data: dict[str, Any] = {}
-    source = "defaults"
-    if path is not None:
+    origin = ConfigOrigin()
+    if stored is not None:
+        origin, data = ConfigOrigin(stored[0]), dict(stored[1])
+    elif path is not None:
         file = Path(path)
-        source = str(file)
-        if not file.is_file():
-            raise ConfigError(f"config file {file} does not exist", hint="check the path")
-        try:
-            loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f":{mark.line + 1}" if mark is not None else ""
-            raise ConfigError(f"{file}{line}: not valid YAML", hint="fix the syntax at that line") from exc
+        loaded, lines = read_yaml(file)
         if loaded is None:
-            loaded = {}
+            raise ConfigError(
+                f"{file}: the config file is empty",
+                hint="add keys (see `halluforge config show`), or run without a file for the default job",
+            )
         if not isinstance(loaded, dict):
             raise ConfigError(f"{file}: the top level must be a mapping of keys", hint="see README")
         data = loaded
+        origin = ConfigOrigin(str(file), lines)
     env = os.environ if environ is None else environ
+    outside: dict[str, str] = {}
     for var, dotted in ENV_KEYS.items():
         if var in env:
             value: Any = env[var]
             if dotted == "models.targets":
                 value = [v.strip() for v in str(value).split(",") if v.strip()]
             _set_path(data, dotted, value)
+            outside[dotted] = f"environment {var}"
     for dotted, value in (overrides or {}).items():
         _set_path(data, dotted, value)
+        outside[dotted] = "--set"
+    origin = ConfigOrigin(origin.file, origin.lines, outside)
     try:
-        return RunConfig.model_validate(data)
+        config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise _explain(RunConfig, exc, source) from None
+        raise _explain(RunConfig, exc, origin) from None
+    config._origin = origin
+    return config
 
 
 __all__ = [
     "ALL_SETTINGS",
     "DEFAULT_MODEL",
+    "RUN_ID",
     "AnswerConfig",
     "CacheConfig",
+    "ConfigOrigin",
     "DataSource",
     "FewShotConfig",
     "FilterConfig",
+    "InvalidInputError",
     "ModelsConfig",
+    "Problem",
     "RunConfig",
     "ScoreConfig",
     "SelectConfig",
+    "check_run_id",
     "load_config",
     "parse_override",
+    "read_yaml",
 ]

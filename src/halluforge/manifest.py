@@ -7,6 +7,7 @@ redacted) and the headline counts. It is written when a run starts and again whe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 import re
@@ -51,6 +52,20 @@ def redact(value: Any) -> Any:
     return value
 
 
+#: config keys that do not change a run's records: resuming with other values is fine
+NOT_RESUMED = frozenset({"run_id", "output_dir", "cache", "max_error_rate"})
+
+
+def resume_hash(config_dump: dict[str, Any]) -> str:
+    """A hash of what defines a run's records (its config, secrets redacted, without :data:`NOT_RESUMED`).
+
+    Stored in the manifest; a run directory is resumed only by a config with the same hash.
+    """
+    view = redact({k: v for k, v in config_dump.items() if k not in NOT_RESUMED})
+    blob = json.dumps(view, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 def template_hashes(ctx: RunContext) -> dict[str, str]:
     """Hashes of every template the run uses."""
     from halluforge.select import SELECT_TEMPLATES
@@ -91,10 +106,11 @@ def write_manifest(ctx: RunContext, *, status: str, counts: dict[str, Any], stag
         "templates": template_hashes(ctx),
         "stages_finished": list(stages),
         "config": redact(config.model_dump(mode="json")),
+        "resume_hash": resume_hash(config.model_dump(mode="json")),
         "counts": counts,
     }
     path.write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")
     return path
 
 
-__all__ = ["git_revision", "redact", "template_hashes", "write_manifest"]
+__all__ = ["NOT_RESUMED", "git_revision", "redact", "resume_hash", "template_hashes", "write_manifest"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from halluforge.backends import ModelSpec, ResponseCache, default_cache_path
+from halluforge.backends import ResponseCache, default_cache_path
 from halluforge.config import RunConfig
 from halluforge.errors import ConfigError, RunFailedError
 from halluforge.executor import Executor, LocalExecutor
@@ -155,12 +155,10 @@ def run_pipeline(
     config: RunConfig | None = None, progress: Progress | None = None, executor: Executor | None = None
 ) -> RunResult:
     """Run every stage of ``config`` (the embedded default when None)."""
-    from halluforge.settings import check_settings
+    from halluforge.preflight import check_run
 
     config = config or RunConfig()
-    check_settings(config.answer.settings)
-    for address in [config.models.generator, *config.models.targets]:
-        ModelSpec.parse(address)
+    check_run(config)  # every problem at once, before the run directory exists
     started = time.perf_counter()
     ctx = open_context(config, progress, executor)
     summary, report, counts = asyncio.run(_run_stages(ctx, STAGES))
@@ -186,16 +184,17 @@ def config_of_run(run_dir: str | Path, overrides: dict[str, Any] | None = None) 
     manifest = path / "manifest.json"
     if not manifest.is_file():
         raise ConfigError(f"{path} is not a run directory (no manifest.json)", hint="pass runs/<run-id>")
-    data = json.loads(manifest.read_text(encoding="utf-8"))["config"]
-    data.update({"run_id": path.name, "output_dir": str(path.parent)})
-    merged = dict(data)
-    for dotted, value in (overrides or {}).items():
-        node = merged
-        *parents, last = dotted.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[last] = value
-    return load_config(None, merged, environ={})
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))["config"]
+        if not isinstance(data, dict):
+            raise TypeError("config is not a mapping")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(
+            f"{manifest}: unreadable or without its config ({type(exc).__name__}: {exc})",
+            hint="rerun `halluforge run` with the run's config to rebuild it",
+        ) from None
+    data.update({"run_id": path.resolve().name, "output_dir": str(path.resolve().parent)})
+    return load_config(None, overrides, environ={}, stored=(str(manifest), data))
 
 
 def rescore_run(
@@ -210,8 +209,12 @@ def rescore_run(
 
     ``max_cases`` caps the test cases embedded in ``report.html`` (default: ``reports.cases.MAX_CASES``).
     """
+    from halluforge.preflight import check_rescore
+
     started = time.perf_counter()
-    ctx = open_context(config_of_run(run_dir, overrides), progress)
+    config = config_of_run(run_dir, overrides)
+    check_rescore(config)  # metric names, their options and the judge model, before the store opens
+    ctx = open_context(config, progress)
     stages = (("score", score_stage),) if scores else ()
     summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False, max_cases=max_cases))
     seconds = time.perf_counter() - started

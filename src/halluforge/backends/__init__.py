@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from halluforge.backends.base import Backend, BackendFactory, Capabilities, ModelSpec
+from halluforge.backends.base import Backend, BackendCheck, BackendFactory, Capabilities, ModelSpec
 from halluforge.backends.cache import ResponseCache, default_cache_path
 from halluforge.backends.wrappers import CachedBackend, LimitedBackend, RetryingBackend
 from halluforge.errors import ConfigError
@@ -22,6 +22,17 @@ BACKENDS: Registry[BackendFactory] = Registry(
         "openai": "halluforge.backends.openai_compat:create",
         "hf": "halluforge.backends.transformers:create",
         "mock": "halluforge.backends.mock:create",
+    },
+)
+
+#: cheap checks of an address and its options (no engine loaded), by backend name
+CHECKS: Registry[BackendCheck] = Registry(
+    "backend_checks",
+    {
+        "llamacpp": "halluforge.backends.llama_cpp:check",
+        "openai": "halluforge.backends.openai_compat:check",
+        "hf": "halluforge.backends.transformers:check",
+        "mock": "halluforge.backends.mock:check",
     },
 )
 
@@ -41,6 +52,35 @@ def _wrapper_option(backend: str, name: str, value: Any, *, minimum: float = 0, 
     return number
 
 
+def split_options(backend: str, options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the wrappers' options as checked numbers, the options left for the backend itself)."""
+    opts = dict(options or {})
+    concurrency = opts.pop("concurrency", None)
+    wrappers: dict[str, Any] = {"concurrency": None}
+    if concurrency is not None:
+        limit = _wrapper_option(backend, "concurrency", concurrency, minimum=1, whole=True)
+        wrappers["concurrency"] = int(limit)
+    wrappers["retries"] = int(_wrapper_option(backend, "retries", opts.pop("retries", 3), whole=True))
+    wrappers["backoff_s"] = _wrapper_option(backend, "backoff_s", opts.pop("backoff_s", 0.5))
+    wrappers["max_retry_after_s"] = _wrapper_option(
+        backend, "max_retry_after_s", opts.pop("max_retry_after_s", 120.0)
+    )
+    return wrappers, opts
+
+
+def check_backend(address: str, options: dict[str, Any] | None = None) -> None:
+    """Check a model address without loading the model: its backend, options, key and model file.
+
+    Raises the error :func:`open_backend` would raise for the same input, but loads no engine,
+    so a run can refuse a wrong model before it writes anything.
+    """
+    spec = ModelSpec.parse(address)
+    BACKENDS.get(spec.backend)
+    _, opts = split_options(spec.backend, options)
+    if spec.backend in CHECKS:
+        CHECKS.get(spec.backend)(spec, opts)
+
+
 def open_backend(
     address: str,
     options: dict[str, Any] | None = None,
@@ -49,20 +89,15 @@ def open_backend(
     """Create the backend for ``address`` and wrap it in retry, limit and cache layers."""
     spec = ModelSpec.parse(address)
     factory = BACKENDS.get(spec.backend)
-    opts = dict(options or {})
-    concurrency = opts.pop("concurrency", None)
-    if concurrency is not None:
-        concurrency = int(_wrapper_option(spec.backend, "concurrency", concurrency, minimum=1, whole=True))
-    retries = int(_wrapper_option(spec.backend, "retries", opts.pop("retries", 3), whole=True))
-    backoff_s = _wrapper_option(spec.backend, "backoff_s", opts.pop("backoff_s", 0.5))
-    max_retry_after_s = _wrapper_option(
-        spec.backend, "max_retry_after_s", opts.pop("max_retry_after_s", 120.0)
-    )
+    wrappers, opts = split_options(spec.backend, options)
     raw = factory(spec, opts)
     backend: Backend = RetryingBackend(
-        raw, retries=retries, backoff_s=backoff_s, max_retry_after_s=max_retry_after_s
+        raw,
+        retries=wrappers["retries"],
+        backoff_s=wrappers["backoff_s"],
+        max_retry_after_s=wrappers["max_retry_after_s"],
     )
-    backend = LimitedBackend(backend, concurrency=concurrency)
+    backend = LimitedBackend(backend, concurrency=wrappers["concurrency"])
     if cache is not None:
         backend = CachedBackend(backend, cache)
     return backend
@@ -70,6 +105,7 @@ def open_backend(
 
 __all__ = [
     "BACKENDS",
+    "CHECKS",
     "Backend",
     "CachedBackend",
     "Capabilities",
@@ -77,6 +113,8 @@ __all__ = [
     "ModelSpec",
     "ResponseCache",
     "RetryingBackend",
+    "check_backend",
     "default_cache_path",
     "open_backend",
+    "split_options",
 ]

@@ -108,6 +108,12 @@ class BackendFactory(Protocol):
     def __call__(self, spec: ModelSpec, options: dict[str, Any]) -> Backend: ...
 
 
+class BackendCheck(Protocol):
+    """What a backend module exposes as ``check``: raise as ``create`` would, without loading a model."""
+
+    def __call__(self, spec: ModelSpec, options: dict[str, Any]) -> None: ...
+
+
 def check_options(backend: str, options: dict[str, Any], allowed: Sequence[str]) -> None:
     """Reject option names a backend does not read, listing the ones it does."""
     unknown = sorted(set(options) - set(allowed))
@@ -135,6 +141,7 @@ def messages_to_prompt(messages: Sequence[Message]) -> str:
 
 __all__ = [
     "Backend",
+    "BackendCheck",
     "BackendError",
     "BackendFactory",
     "Capabilities",

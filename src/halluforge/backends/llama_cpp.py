@@ -327,18 +327,26 @@ class LlamaCppBackend(Backend):
         await asyncio.to_thread(close)
 
 
-def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
-    """Factory registered as ``llamacpp``; fails early when llama-cpp-python or the file is missing."""
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Raise what :func:`create` would (no engine, unknown option, missing file), without loading."""
     if importlib.util.find_spec("llama_cpp") is None:
         raise ModelError(
             "the llamacpp backend needs llama-cpp-python, which is not installed", hint=_INSTALL_HINT
         )
+    check_options("llamacpp", options, OPTIONS)
+    resolve_model_path(spec.model)
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``llamacpp``; fails early when llama-cpp-python or the file is missing."""
+    check(spec, options)
     return LlamaCppBackend(spec, options)
 
 
 __all__ = [
     "SMOLLM2_ALIASES",
     "LlamaCppBackend",
+    "check",
     "create",
     "default_workers",
     "resolve_model_path",

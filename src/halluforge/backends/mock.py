@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec
+from halluforge.backends.base import Backend, Capabilities, ModelSpec, check_options
 from halluforge.records import Completion, Request, Usage
 
 
@@ -74,6 +74,16 @@ class MockBackend(Backend):
         return out
 
 
+#: options the mock backend reads
+OPTIONS = ("script", "default", "fail", "fail_type", "delay_s", "batch_size")
+
+
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Refuse options the mock does not read."""
+    check_options("mock", options, OPTIONS)
+
+
 def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
     """Factory registered as ``mock``."""
+    check(spec, options)
     return MockBackend(spec, options)

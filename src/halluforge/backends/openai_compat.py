@@ -3,10 +3,12 @@
 Addresses: ``openai/gpt-4o-mini`` (OpenAI, or ``options["base_url"]``, or ``OPENAI_BASE_URL``)
 and ``openai@http://127.0.0.1:8000/v1/MODEL`` (the server named in the address wins).
 
-The key comes from the environment: ``OPENAI_API_KEY``, or the variable named by
-``options["api_key_env"]``. A self-hosted server usually needs no key, so any base URL other
-than OpenAI's own gets the placeholder ``"EMPTY"`` when the variable is unset; OpenAI's own
-URL without a key is a :class:`~halluforge.errors.ModelError` raised at creation. The key is
+The key comes from the environment and goes only where it belongs: ``OPENAI_API_KEY`` to
+OpenAI's own API (``*.openai.com``) and to no other server; a server elsewhere gets the
+variable named by ``options["api_key_env"]`` or, when none is named, the placeholder
+``"EMPTY"`` (a self-hosted server usually needs no key). A key is never sent over plain HTTP
+to a host other than this machine unless ``options["allow_insecure_http"]`` is true. A needed
+key that is unset is a :class:`~halluforge.errors.ModelError` raised at creation. The key is
 never logged, stored or put into an error message.
 
 The SDK's own retries are switched off (``max_retries=0``) because
@@ -24,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 import email.utils
+import importlib.util
+import ipaddress
 import os
 import time
 from collections.abc import Sequence
@@ -50,9 +54,19 @@ from halluforge.errors import (
 from halluforge.records import Completion, Request, Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
+#: the placeholder key for servers that need none (the SDK insists on some value)
+NO_KEY = "EMPTY"
 
 #: options this backend reads (``concurrency`` is also read by the limit wrapper)
-OPTIONS = ("base_url", "api_key_env", "timeout_s", "api", "concurrency", "organization")
+OPTIONS = (
+    "base_url",
+    "api_key_env",
+    "allow_insecure_http",
+    "timeout_s",
+    "api",
+    "concurrency",
+    "organization",
+)
 
 #: phrases servers use when a prompt does not fit (OpenAI, vLLM, llama.cpp, TGI)
 _CONTEXT_PHRASES = (
@@ -80,18 +94,51 @@ def resolve_base_url(spec: ModelSpec, options: dict[str, Any]) -> str:
     return str(url).rstrip("/")
 
 
+def is_loopback(url: str) -> bool:
+    """True for a URL whose host is this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def resolve_api_key(base_url: str, options: dict[str, Any]) -> str:
-    """Read the key from the environment; self-hosted servers without one get ``"EMPTY"``."""
-    env_name = str(options.get("api_key_env") or "OPENAI_API_KEY")
+    """The key to send to ``base_url``, read from the environment; ``"EMPTY"`` when none belongs there.
+
+    A key goes only where it belongs: ``OPENAI_API_KEY`` to OpenAI's own API, and to any other
+    server only the variable the user names for this backend (``api_key_env``). A key is
+    never sent over plain HTTP to a host other than this machine unless the user opts in with
+    ``allow_insecure_http: true``.
+    """
+    named = options.get("api_key_env")
+    if named is not None and (not isinstance(named, str) or not named.strip()):
+        raise ConfigError(
+            f"openai option api_key_env must name an environment variable, got {named!r}",
+            hint="for example api_key_env: MY_SERVER_KEY",
+        )
+    if isinstance(named, str):
+        env_name: str | None = named.strip()
+    else:
+        env_name = "OPENAI_API_KEY" if _is_openai_url(base_url) else None
+    if env_name is None:
+        return NO_KEY
     key = os.environ.get(env_name, "").strip()
-    if key:
-        return key
-    if _is_openai_url(base_url):
+    if not key:
         raise ModelError(
             f"no API key for {base_url}: the environment variable {env_name} is not set",
             hint=f"set {env_name} (export {env_name}=sk-...) or point the address at a local server",
         )
-    return "EMPTY"
+    insecure = urlparse(base_url).scheme != "https" and not is_loopback(base_url)
+    if insecure and options.get("allow_insecure_http") is not True:
+        raise ConfigError(
+            f"refusing to send the key in {env_name} over plain HTTP to {base_url}",
+            hint="use an https:// URL, or set backends.openai.allow_insecure_http: true "
+            "if this network is trusted",
+        )
+    return key
 
 
 def _status_code(exc: BaseException) -> int | None:
@@ -137,7 +184,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     import openai
 
     message = str(exc) or type(exc).__name__
-    if secret and secret != "EMPTY":
+    if secret and secret != NO_KEY:
         message = message.replace(secret, "***")
     status = _status_code(exc)
     if isinstance(exc, openai.RateLimitError) or status == 429:
@@ -162,7 +209,10 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
             f"prompt too long: {message}", hint="shorten the context or use a bigger model"
         )
     if status is not None:
-        return BackendError(f"HTTP {status}: {message}")
+        hint = None
+        if status == 401:  # OPENAI_API_KEY goes to OpenAI only: another server needs its key named
+            hint = "put the server's key in an environment variable named in backends.openai.api_key_env"
+        return BackendError(f"HTTP {status}: {message}", hint=hint)
     return BackendError(f"{type(exc).__name__}: {message}")
 
 
@@ -304,21 +354,28 @@ def _usage(out: Any) -> Usage:
     )
 
 
-def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
-    """Factory registered as ``openai``; fails early without the SDK or without a needed key."""
-    try:
-        import openai  # noqa: F401
-    except ImportError as exc:
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Raise what :func:`create` would (no SDK, bad option, missing or misplaced key), calling no server."""
+    if importlib.util.find_spec("openai") is None:
         raise ModelError(
             "the openai backend needs the openai SDK, which is not installed", hint=_INSTALL_HINT
-        ) from exc
+        )
+    OpenAICompatBackend(spec, options)  # builds no client until the first request
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``openai``; fails early without the SDK or without a needed key."""
+    check(spec, options)
     return OpenAICompatBackend(spec, options)
 
 
 __all__ = [
+    "NO_KEY",
     "OPENAI_URL",
     "OpenAICompatBackend",
+    "check",
     "create",
+    "is_loopback",
     "resolve_api_key",
     "resolve_base_url",
     "retry_after_of",

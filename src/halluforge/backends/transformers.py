@@ -352,10 +352,18 @@ def _tokens_covering(tokenizer: Any, ids: list[int], chars: int) -> int:
     return len(ids)
 
 
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Raise for a missing install, an unknown option or a missing local model, without loading it."""
+    _check_installed()
+    check_options("hf", options, OPTIONS)
+    gguf = options.get("gguf_file")
+    resolve_source(spec.model, None if gguf is None else str(gguf))
+
+
 def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
     """Factory registered as ``hf``; fails early when transformers or torch is missing."""
     _check_installed()
     return TransformersBackend(spec, options)
 
 
-__all__ = ["TransformersBackend", "create", "resolve_source", "trim_at_stop"]
+__all__ = ["TransformersBackend", "check", "create", "resolve_source", "trim_at_stop"]

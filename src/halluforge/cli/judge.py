@@ -392,14 +392,23 @@ def handle_premise(args: argparse.Namespace) -> int:
         raise ConfigError(
             "--out takes one input file", hint="drop --out to write FILE.judged.jsonl per input"
         )
+    outs = [Path(args.out) if args.out else path.with_name(path.stem + ".judged.jsonl") for path in paths]
+    for out in outs:  # refuse before judging anything, so a bad path costs nothing
+        if not out.parent.is_dir():
+            raise ConfigError(
+                f"cannot write {out}: the folder {out.parent} does not exist", hint="create it first"
+            )
+    if "llm" in args.modes and not args.judge_model:
+        raise ConfigError(
+            "the llm mode needs a judge model", hint="add --judge-model, e.g. llamacpp/smollm2-135m"
+        )
     per_file = [read_invite_rows(path) for path in paths]
     # judged together: leave-one-model-out fits across files, and models load once
     everything = _judge_rows([row for rows in per_file for row in rows], args)
     start = 0
-    for path, rows in zip(paths, per_file, strict=True):
+    for rows, out in zip(per_file, outs, strict=True):
         judged = everything[start : start + len(rows)]
         start += len(rows)
-        out = Path(args.out) if args.out else path.with_name(path.stem + ".judged.jsonl")
         _write(judged, out)
         print(f"wrote {len(judged)} judgements to {out}")
     by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -3,8 +3,9 @@
 The CLI is thin: each command group lives in its own module under ``halluforge.cli`` and
 exposes ``add_parser(subparsers)``; a handler parses, calls the library, prints. Modules are
 imported here but keep heavy imports inside their handlers, so ``halluforge --help`` is
-instant. Any :class:`~halluforge.errors.HalluforgeError` is printed as one line without a
-traceback and exits with its code (2 for user errors).
+instant. Any :class:`~halluforge.errors.HalluforgeError` or ``OSError`` is printed as one
+``error:`` line without a traceback and exits with its code (2 for user errors); any other
+exception is a bug, printed the same way with exit code 1. ``--debug`` adds the traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 from collections.abc import Sequence
 
 from halluforge import __version__
@@ -34,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Forge adversarial test cases from your data and measure how LLMs hallucinate.",
     )
     parser.add_argument("--version", action="version", version=f"halluforge {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(subparsers)
@@ -51,11 +54,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except HalluforgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return _fail(args, exc, f"error: {exc}", exc.exit_code)
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        return _fail(
+            args, exc, f"error: {exc.strerror or exc}{where} (fix: check the path and its permissions)", 2
+        )
     except KeyboardInterrupt:
         print("interrupted: run the same command again to resume", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug: still one line, the traceback behind --debug
+        message = f"error: internal error {type(exc).__name__}: {exc} (fix: rerun with --debug and report it)"
+        return _fail(args, exc, message, 1)
+
+
+def _fail(args: argparse.Namespace, exc: BaseException, line: str, code: int) -> int:
+    """Print the error as one line (plus the traceback with ``--debug``); return the exit code."""
+    if getattr(args, "debug", False):
+        traceback.print_exception(exc, file=sys.stderr)
+    print(line, file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,8 +1,10 @@
-"""Rich progress bars for the pipeline's stages, showing done / cached / failed counts."""
+"""Progress of the pipeline's stages: rich bars on a terminal, plain log lines anywhere else."""
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -47,3 +49,93 @@ class RichProgress:
         if task is not None:
             total = self.bars.tasks[task].total or 0
             self.bars.update(task, completed=total)
+
+
+class LogProgress:
+    """Implements :class:`halluforge.pipeline.Progress` as plain lines, for logs without a terminal.
+
+    A CI log, ``nohup`` or ``| tee`` cannot redraw bars, so each stage prints a line when it
+    starts, at most every ``interval_s`` seconds while it runs, and when it ends: stage,
+    done/total, cached, failed, rate and ETA. Lines go to every stream in ``streams`` (stderr,
+    and the ``--log-file``).
+    """
+
+    def __init__(self, streams: list[TextIO], interval_s: float = 5.0, clock: Any = time.monotonic) -> None:
+        self.streams = streams
+        self.interval_s = interval_s
+        self.clock = clock
+        self.stages: dict[str, _StageLog] = {}
+
+    def _emit(self, text: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        for stream in self.streams:
+            stream.write(f"[{stamp}] {text}\n")
+            stream.flush()
+
+    def start(self, stage: str, total: int) -> None:
+        """Note the stage's start and total."""
+        self.stages[stage] = _StageLog(total=total, started=self.clock(), last=self.clock())
+        self._emit(f"{stage}: started, {total} to do")
+
+    def update(self, stage: str, done: int, cached: int = 0, failed: int = 0) -> None:
+        """Print the counts when ``interval_s`` has passed since the stage's last line."""
+        log = self.stages.get(stage)
+        if log is None:
+            return
+        log.done, log.cached, log.failed = done, cached, failed
+        now = self.clock()
+        if now - log.last >= self.interval_s:
+            log.last = now
+            self._emit(log.line(stage, now))
+
+    def finish(self, stage: str) -> None:
+        """Print the stage's final counts and wall time."""
+        log = self.stages.get(stage)
+        if log is None:
+            return
+        log.done = max(log.done, log.total)
+        now = self.clock()
+        self._emit(f"{log.line(stage, now, eta=False)}, done in {now - log.started:.1f}s")
+
+
+@dataclass
+class _StageLog:
+    total: int
+    started: float
+    last: float
+    done: int = 0
+    cached: int = 0
+    failed: int = 0
+
+    def line(self, stage: str, now: float, *, eta: bool = True) -> str:
+        elapsed = max(now - self.started, 1e-9)
+        rate = self.done / elapsed
+        text = (
+            f"{stage}: {self.done}/{self.total} cached {self.cached} failed {self.failed} rate {rate:.1f}/s"
+        )
+        if eta:
+            left = max(self.total - self.done, 0)
+            text += f" eta {left / rate:.0f}s" if rate > 0 else " eta ?"
+        return text
+
+
+class TeeProgress:
+    """Sends every progress event to several sinks (bars on the terminal and lines in a log file)."""
+
+    def __init__(self, *sinks: Any) -> None:
+        self.sinks = sinks
+
+    def start(self, stage: str, total: int) -> None:
+        """Forward."""
+        for sink in self.sinks:
+            sink.start(stage, total)
+
+    def update(self, stage: str, done: int, cached: int = 0, failed: int = 0) -> None:
+        """Forward."""
+        for sink in self.sinks:
+            sink.update(stage, done, cached, failed)
+
+    def finish(self, stage: str) -> None:
+        """Forward."""
+        for sink in self.sinks:
+            sink.finish(stage)

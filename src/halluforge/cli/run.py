@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -24,7 +26,13 @@ def add_parser(subparsers: Any) -> None:
     run.add_argument("--targets", help="comma-separated target model addresses")
     run.add_argument("--limit", type=int, help="at most N seed cases")
     run.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-    run.add_argument("--quiet", action="store_true", help="no progress bars")
+    run.add_argument(
+        "--quiet", action="store_true", help="no progress bars or progress lines on the terminal"
+    )
+    run.add_argument(
+        "--log-file",
+        help="also append progress lines and the summary to this file (its folder must exist)",
+    )
     run.set_defaults(handler=handle_run)
 
     config = subparsers.add_parser("config", help="show the resolved run config")
@@ -72,33 +80,77 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return values
 
 
+class LazyLog:
+    """A log file opened (for appending) at the first line written, so a refused run creates nothing."""
+
+    def __init__(self, path: str) -> None:
+        from halluforge.errors import ConfigError
+
+        self.path = Path(path)
+        if self.path.is_dir() or not self.path.parent.is_dir():
+            raise ConfigError(
+                f"--log-file {self.path}: not a file in an existing folder", hint="create the folder first"
+            )
+        self._handle: Any = None
+
+    def write(self, text: str) -> int:
+        """Append text, opening the file on first use."""
+        if self._handle is None:
+            self._handle = self.path.open("a", encoding="utf-8")
+        return int(self._handle.write(text))
+
+    def flush(self) -> None:
+        """Flush to disk (if opened)."""
+        if self._handle is not None:
+            self._handle.flush()
+
+    def close(self) -> None:
+        """Close the file (if opened)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
 def handle_run(args: argparse.Namespace) -> int:
-    """Run the pipeline with bars, then print the summary tables."""
+    """Run the pipeline with bars (a terminal) or progress lines (a log), then print the summary."""
+    import sys
+
     from rich.console import Console
 
-    from halluforge.cli.progress import RichProgress
+    from halluforge.cli.progress import LogProgress, RichProgress, TeeProgress
     from halluforge.config import load_config
     from halluforge.pipeline import run_pipeline
     from halluforge.reports.console import print_report
+    from halluforge.reports.markdown import render_markdown
 
     config = load_config(args.config, _overrides(args))
     if args.new:
         config = config.model_copy(update={"run_id": f"{config.resolved_run_id()}-{int(time.time())}"})
+    log = LazyLog(args.log_file) if args.log_file else None
     console = Console(stderr=True)
     out = Console()
     started = time.perf_counter()
-    if args.quiet:
-        result = run_pipeline(config)
-    else:
-        with RichProgress(console) as progress:
-            result = run_pipeline(config, progress)
-    print_report(result.report, out)
-    counts = result.counts
-    out.print(
-        f"run directory: {result.run_dir}  "
-        f"responses: {counts.get('responses', 0)} (cached {counts.get('responses_cached', 0)}, "
-        f"failed {counts.get('responses_failed', 0)})  wall time: {time.perf_counter() - started:.1f}s"
-    )
+    bars = RichProgress(console) if not args.quiet and console.is_terminal else None
+    streams: list[Any] = [] if args.quiet or bars is not None else [sys.stderr]
+    if log is not None:
+        streams.append(log)
+    sinks: list[Any] = [p for p in (bars, LogProgress(streams) if streams else None) if p is not None]
+    try:
+        with bars if bars is not None else contextlib.nullcontext():
+            result = run_pipeline(config, TeeProgress(*sinks))
+        print_report(result.report, out)
+        counts = result.counts
+        footer = (
+            f"run directory: {result.run_dir}  "
+            f"responses: {counts.get('responses', 0)} (cached {counts.get('responses_cached', 0)}, "
+            f"failed {counts.get('responses_failed', 0)})  wall time: {time.perf_counter() - started:.1f}s"
+        )
+        out.print(footer, soft_wrap=True, markup=False, highlight=False)
+        if log is not None:
+            log.write("\n" + render_markdown(result.report) + "\n" + footer + "\n")
+    finally:
+        if log is not None:
+            log.close()
     return 0
 
 
@@ -109,8 +161,32 @@ def handle_config_show(args: argparse.Namespace) -> int:
     from halluforge.config import load_config
 
     config = load_config(args.config, _overrides(args))
-    print(yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False), end="")
+    print(yaml.safe_dump(resolved_view(config), sort_keys=False), end="")
     return 0
+
+
+def resolved_view(config: Any) -> dict[str, Any]:
+    """The config with every default spelled out, families' generator options and backends included.
+
+    Each configured family shows its generator's options with their defaults; each backend the
+    run uses (or that has options) shows the retry, concurrency and back-off defaults its
+    wrappers apply, plus the options given for it.
+    """
+    from halluforge.backends import ModelSpec, split_options
+    from halluforge.families import FAMILIES
+
+    data: dict[str, Any] = config.model_dump(mode="json")
+    for name, options in config.families.items():
+        generator = FAMILIES.get(name).build_generator(options or {})
+        if generator is not None:
+            data["families"][name] = generator.options.model_dump(mode="json")
+    models = config.models
+    addresses = [models.generator, *models.targets, *([models.judge] if models.judge else [])]
+    used = {ModelSpec.parse(address).backend for address in addresses}
+    for backend in sorted(used | set(config.backends)):
+        wrappers, own = split_options(backend, dict(config.backends.get(backend, {})))
+        data["backends"][backend] = {**wrappers, **own}
+    return data
 
 
 def handle_list(args: argparse.Namespace) -> int:

@@ -30,4 +30,19 @@ LOADERS: Registry[Loader] = Registry(
     },
 )
 
-__all__ = ["LOADERS", "Loader"]
+_TABLE_OPTIONS = ("answers_sep", "answers_are_aliases")
+
+#: the ``options`` keys each built-in loader reads; any other key is a config error
+LOADER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "bundled": (),
+    "mrqa": ("clean",),
+    "realtimeqa": (),
+    "reeval": ("strip_quotes",),
+    "jsonl": _TABLE_OPTIONS,
+    "csv": (*_TABLE_OPTIONS, "delimiter"),
+    "parquet": _TABLE_OPTIONS,
+    "hf": (*_TABLE_OPTIONS, "load_kwargs"),
+    "triviaqa": ("evidence_dir",),
+}
+
+__all__ = ["LOADERS", "LOADER_OPTIONS", "Loader"]

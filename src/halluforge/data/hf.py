@@ -45,11 +45,46 @@ def _pick_split(loaded: Any, source: DataSource, where: str) -> Any:
     raise ConfigError(f"{where}: several splits ({', '.join(splits)})", hint="choose one with `split:`")
 
 
+#: file name endings of local data files: a name with one is a path, never a hub id
+LOCAL_SUFFIXES = (
+    ".jsonl",
+    ".json",
+    ".ndjson",
+    ".csv",
+    ".tsv",
+    ".parquet",
+    ".pq",
+    ".gz",
+    ".txt",
+    ".nt",
+    ".arrow",
+)
+
+
+def looks_local(text: str) -> bool:
+    """True when ``text`` reads as a local path (``./x``, ``/x``, ``~/x``, ``x.jsonl``), not a hub id."""
+    lowered = text.lower()
+    return (
+        text.startswith((".", "/", "~"))
+        or "\\" in text
+        or lowered.endswith(LOCAL_SUFFIXES)
+        or Path(text).expanduser().exists()
+    )
+
+
 def _open(source: DataSource) -> tuple[Any, str]:
     if not source.path:
         raise DataError("the hf loader needs a path", hint="give a saved dataset folder or a hub dataset id")
-    datasets = _import_datasets()
     folder = Path(source.path).expanduser()
+    if folder.is_file():
+        raise DataError(
+            "the hf loader reads a folder saved with save_to_disk or a hub id, not a file",
+            path=source.path,
+            hint="use loader: jsonl, csv or parquet for a file",
+        )
+    if not folder.is_dir() and looks_local(source.path):
+        raise DataError("file not found", path=source.path, hint="check the path, relative to where you run")
+    datasets = _import_datasets()
     if folder.is_dir():
         try:
             loaded = datasets.load_from_disk(str(folder))
@@ -91,4 +126,4 @@ def load_hf(source: DataSource) -> Iterator[Example]:
     return limited(_hf_examples(dataset, source, label), source)
 
 
-__all__ = ["load_hf"]
+__all__ = ["LOCAL_SUFFIXES", "load_hf", "looks_local"]

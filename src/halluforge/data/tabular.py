@@ -134,6 +134,38 @@ def _text(value: Any) -> str | None:
     return text or None
 
 
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
+def _cell_text(row: Mapping[str, Any], field: str, column: str, path: str, line: int) -> str | None:
+    """A text field of a row; an object, list or boolean is an error, never turned into its repr."""
+    value = row.get(column)
+    if isinstance(value, bool | dict | list | tuple):
+        raise DataError(
+            f"expected text, got {_type_name(value)}",
+            path=path,
+            line=line,
+            field=field,
+            hint=f"write {field} as a string (column {column!r})",
+        )
+    return _text(value)
+
+
+def _check_answers(value: Any, column: str, path: str, line: int) -> None:
+    """Answers are a string or a list of strings/numbers; objects and booleans are errors."""
+    parts = value if isinstance(value, list | tuple) else [value]
+    for part in parts:
+        if isinstance(part, bool | dict | list | tuple):
+            raise DataError(
+                f"expected text or a list of texts, got {_type_name(part)}",
+                path=path,
+                line=line,
+                field="answers",
+                hint=f'write the answers (column {column!r}) as a string or a list like ["Paris"]',
+            )
+
+
 def _missing(field: str, column: str, row: Mapping[str, Any], path: str, line: int) -> DataError:
     columns = ", ".join(sorted(str(k) for k in row)[:12]) or "none"
     return DataError(
@@ -159,15 +191,16 @@ def row_to_example(
 
     Unmapped keys go into the metadata; the row's own id, if any, is kept as ``source_id``.
     """
-    question = _text(row.get(columns["question"]))
+    question = _cell_text(row, "question", columns["question"], path, line)
     if question is None:
         raise _missing("question", columns["question"], row, path, line)
+    _check_answers(row.get(columns["answers"]), columns["answers"], path, line)
     answers = split_answers(row.get(columns["answers"]), answers_sep)
     if not answers:
         raise _missing("answers", columns["answers"], row, path, line)
     used = set(columns.values())
     metadata: dict[str, Any] = {k: _jsonable(v) for k, v in row.items() if k not in used}
-    source_id = _text(row.get(columns["id"]))
+    source_id = _cell_text(row, "id", columns["id"], path, line)
     if source_id is not None:
         metadata["source_id"] = source_id
     if aliases:
@@ -175,9 +208,9 @@ def row_to_example(
     return Example.build(
         question,
         answers,
-        _text(row.get(columns["evidence"])),
+        _cell_text(row, "evidence", columns["evidence"], path, line),
         source=name,
-        title=_text(row.get(columns["title"])),
+        title=_cell_text(row, "title", columns["title"], path, line),
         metadata=metadata,
     )
 
@@ -199,7 +232,10 @@ def limited(examples: Iterator[Example], source: DataSource) -> Iterator[Example
 
 
 def _rows_to_examples(
-    rows: Iterable[tuple[int, Mapping[str, Any]]], source: DataSource, path: Path
+    rows: Iterable[tuple[int, Mapping[str, Any]]],
+    source: DataSource,
+    path: Path,
+    empty_hint: str = "the file is empty; check the path",
 ) -> Iterator[Example]:
     columns = check_fields(source)
     sep = str(source.options.get("answers_sep", "|"))
@@ -212,7 +248,7 @@ def _rows_to_examples(
         )
         count += 1
     if count == 0:
-        raise DataError("no examples", path=str(path), hint="the file is empty; check the path")
+        raise DataError("no examples", path=str(path), hint=empty_hint)
 
 
 def load_jsonl(source: DataSource) -> Iterator[Example]:
@@ -247,7 +283,8 @@ def load_csv(source: DataSource) -> Iterator[Example]:
     path = source_path(source)
     default = "\t" if path.name.removesuffix(".gz").endswith(".tsv") else ","
     delimiter = str(source.options.get("delimiter", default))
-    return limited(_rows_to_examples(_csv_rows(path, delimiter), source, path), source)
+    hint = "a CSV needs a header line, then one row per example; this file has no rows"
+    return limited(_rows_to_examples(_csv_rows(path, delimiter), source, path, hint), source)
 
 
 def _parquet_file(path: Path) -> Any:

@@ -10,11 +10,12 @@ path in its constructor, never through a hidden download.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from halluforge.backends.base import Backend
+from halluforge.errors import ConfigError
 from halluforge.records import Response, TestCase
 
 
@@ -52,9 +53,19 @@ class Scorer(abc.ABC):
     #: the prefix of the later turns' keys (e.g. ``"claim:"``); a per-item scorer puts the item
     #: it scored in ``details["item"]``
     turns: ClassVar[str | None] = None
+    #: the keys it reads from ``score.options.<name>``; any other key is a config error
+    option_names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
         self.ctx = ctx or ScoreContext()
+
+    @classmethod
+    def check_config(cls, options: Mapping[str, Any], *, has_judge: bool) -> None:
+        """Refuse options it does not read (and, in subclasses, option values it cannot use)."""
+        unknown = sorted(set(options) - set(cls.option_names))
+        if unknown:
+            accepted = ", ".join(cls.option_names) or "no options"
+            raise ConfigError(f"unknown option(s) {', '.join(unknown)}", hint=f"{cls.name} takes {accepted}")
 
     def applies_to(self, case: TestCase) -> bool:
         """Whether this metric is meaningful for the test case (by default: it has expected answers)."""

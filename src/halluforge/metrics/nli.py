@@ -123,6 +123,7 @@ class Entailment(Scorer):
     """``entail``: 1 when the response entails the question plus some gold answer, else 0."""
 
     name: ClassVar[str] = "entail"
+    option_names: ClassVar[tuple[str, ...]] = ("batch_size",)
 
     def _model(self) -> NLIModel | None:
         if not self.ctx.nli_model:

@@ -360,6 +360,7 @@ class BertScore(_TextMetric):
     """``bertscore``: BERTScore F1 against the reference, with ``options["bertscore_model"]`` (local)."""
 
     name: ClassVar[str] = "bertscore"
+    option_names: ClassVar[tuple[str, ...]] = ("bertscore_model", "bertscore_layer")
 
     def unavailable(self) -> str | None:
         """Not computed without a local model folder."""

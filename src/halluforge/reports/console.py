@@ -31,7 +31,7 @@ def rich_table(table: Table) -> RichTable:
 def print_report(report: Report, console: Console) -> None:
     """Print the report: rich tables on a terminal, Markdown otherwise."""
     if not console.is_terminal:
-        console.print(Text(render_markdown(report)), end="")
+        console.print(Text(render_markdown(report)), end="", soft_wrap=True)
         return
     for section in report.sections:
         console.print(Text(section.title, style="bold"))

@@ -6,19 +6,35 @@ or line by :func:`cell_text`; headings and captions are our own words.
 
 from __future__ import annotations
 
+import re
+
 from halluforge.reports.model import Paragraph, Report, Section, Table
+
+#: characters with a meaning in Markdown (emphasis, code, tables, strikethrough, links). An
+#: underscore inside a word (``closed_book``) means nothing in CommonMark and stays as it is; a
+#: bracket only makes a link when ``](``, ``][`` or ``]:`` follows, so ``[0.2, 0.4]`` stays too
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*|~]|\](?=[(\[:])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+#: HTML's special characters, written as entities so no tag or entity from a cell is ever live
+_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def cell_text(text: object) -> str:
-    """Make any value safe inside a Markdown table cell (pipes, newlines)."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    """Make any value safe as one Markdown table cell or inline text.
+
+    HTML's ``& < >`` become entities (a model name ``<img onerror=...>`` shows as text, never
+    as a tag), Markdown's special characters are backslash-escaped (no emphasis, code, link
+    or extra table column comes from a cell), and line breaks become spaces.
+    """
+    value = " ".join(str(text).splitlines())
+    value = "".join(_HTML_ENTITIES.get(ch, ch) for ch in value)
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
 
 
 def render_table(table: Table) -> str:
     """A Markdown table with its heading, caption and notes."""
     lines: list[str] = []
     if table.title:
-        lines += [f"### {table.title}", ""]
+        lines += [f"### {cell_text(table.title)}", ""]
     lines.append("| " + " | ".join(cell_text(c) for c in table.columns) + " |")
     lines.append(
         "|"

@@ -319,7 +319,9 @@ def load_corpus(
         )
     if path.is_dir():
         return Corpus(path.name, load_hf(path, fields, split), source=str(path.resolve()))
-    if "/" in text and not text.startswith((".", "/", "~")):
+    from halluforge.data.hf import looks_local
+
+    if "/" in text and not looks_local(text):
         return Corpus(text.replace("/", "__"), load_hf(text, fields, split), source=text)
     raise DataError(
         "corpus not found",

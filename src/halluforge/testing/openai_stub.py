@@ -1,15 +1,15 @@
-"""A tiny OpenAI-compatible HTTP server for tests and benchmarks (standard library only).
+"""A small OpenAI-compatible HTTP server for tests and benchmarks, built on FastAPI + uvicorn.
 
 It answers ``POST /v1/chat/completions`` (and the legacy ``POST /v1/completions``) with the last
-user message echoed back, and ``GET /v1/models``. It speaks HTTP/1.1 with keep-alive over
-asyncio streams and does no work beyond parsing JSON, so it serves well over a thousand
-requests a second on one core: a benchmark that runs against it measures the client side.
+user message echoed back, and ``GET /v1/models``. It does no work beyond parsing JSON, so a
+benchmark that runs against it measures the client side. FastAPI and uvicorn are dev
+dependencies, imported only when a server starts; halluforge itself never needs them.
 
 Faults, for testing retries and error translation:
 
 - ``"429"``: answer 429 with a ``Retry-After`` header;
 - ``"500"``: answer 500;
-- ``"hang"``: read the request and never answer (the client must time out);
+- ``"hang"``: read the request and answer only when the server stops (the client must time out);
 - ``"malformed"``: answer 200 with a body that is not JSON;
 - ``fail_first=N``: the first N calls for each distinct prompt fail with ``fail_status``
   (429 by default), later ones succeed: a transient fault a retry recovers from.
@@ -18,9 +18,12 @@ A fault applies to the whole server (:class:`StubConfig`) or, so that one server
 every test, to one model: a model name ``NAME:FAULT`` (``echo:429``, ``echo:500``,
 ``echo:hang``, ``echo:malformed``, ``echo:flaky2`` for fail_first=2) selects it per request.
 Log-probabilities, when asked for, are synthetic (0.0 per whitespace token): the stub checks
-plumbing, not models.
+plumbing, not models. Every request's headers are recorded (:attr:`StubStats.headers`), so a
+test can check which credentials a client sent.
 
-Run it as ``python -m halluforge.testing.openai_stub --port 8000 --delay 0.05``, or in-process::
+The server binds 127.0.0.1 only. In-process it runs in a daemon thread and stops when its
+``with`` block ends; as a command (``python -m halluforge.testing.openai_stub --port 8000
+--delay 0.05``) it stops by itself after ``--lifetime`` seconds (default one hour)::
 
     with StubServer(StubConfig(delay_s=0.01)) as server:
         url = server.base_url  # http://127.0.0.1:<port>/v1
@@ -30,8 +33,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
+import socket
 import threading
 import time
 from collections import Counter, deque
@@ -39,14 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FAULTS = ("none", "429", "500", "hang", "malformed")
-
-_REASONS = {
-    200: "OK",
-    400: "Bad Request",
-    404: "Not Found",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-}
+HOST = "127.0.0.1"
 
 
 @dataclass
@@ -63,13 +59,17 @@ class StubConfig:
 
 @dataclass
 class StubStats:
-    """What the stub saw, for assertions in tests (only the last 1,000 request bodies are kept)."""
+    """What the stub saw, for assertions in tests (only the last 1,000 bodies and headers are kept).
+
+    ``headers`` holds each request's headers with lower-case names, in arrival order.
+    """
 
     requests: int = 0
     by_status: Counter[int] = field(default_factory=Counter)
     in_flight: int = 0
     max_in_flight: int = 0
     bodies: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=1000))
+    headers: deque[dict[str, str]] = field(default_factory=lambda: deque(maxlen=1000))
 
 
 def _prompt_of(body: dict[str, Any]) -> str:
@@ -84,13 +84,13 @@ def _prompt_of(body: dict[str, Any]) -> str:
 
 
 class _Handler:
-    """Protocol logic shared by every connection of one server."""
+    """Request logic shared by every connection of one server (independent of the web framework)."""
 
     def __init__(self, config: StubConfig) -> None:
         self.config = config
         self.stats = StubStats()
         self.calls_per_prompt: Counter[tuple[str, str]] = Counter()
-        self.stopping = asyncio.Event()
+        self.stopping = threading.Event()
 
     def _fault_for(self, model: str) -> tuple[str, int]:
         """The fault and fail_first that apply to a request for ``model``."""
@@ -103,14 +103,13 @@ class _Handler:
                 fail_first = int(suffix[5:])
         return fault, fail_first
 
-    async def respond(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, str], bytes] | None:
-        """Build (status, headers, body) for one request, or None to never answer."""
-        path = path.split("?", 1)[0].rstrip("/")
-        if method == "GET" and path.endswith("/models"):
-            data = [{"id": m, "object": "model", "owned_by": "stub"} for m in self.config.models]
-            return 200, {}, json.dumps({"object": "list", "data": data}).encode()
-        if method != "POST" or not path.endswith(("/chat/completions", "/completions")):
-            return 404, {}, _error_body("no such route", "not_found")
+    def models(self) -> dict[str, Any]:
+        """The ``GET /v1/models`` answer."""
+        data = [{"id": m, "object": "model", "owned_by": "stub"} for m in self.config.models]
+        return {"object": "list", "data": data}
+
+    async def complete(self, path: str, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+        """Build (status, headers, body) for one completion request."""
         try:
             body = json.loads(raw or b"{}")
             if not isinstance(body, dict):
@@ -127,8 +126,9 @@ class _Handler:
         if fail_first and self.calls_per_prompt[(model, prompt)] <= fail_first:
             fault = str(self.config.fail_status)
         if fault == "hang":
-            await self.stopping.wait()
-            return None
+            while not self.stopping.is_set():
+                await asyncio.sleep(0.05)
+            return 503, {}, _error_body("the stub is stopping", "server_error")
         if fault == "429":
             headers = {"Retry-After": f"{self.config.retry_after_s:g}"}
             return 429, headers, _error_body("rate limit reached (stub)", "rate_limit_exceeded")
@@ -184,73 +184,84 @@ def _completion_body(body: dict[str, Any], model: str, prompt: str, path: str) -
     }
 
 
-async def _serve_connection(
-    handler: _Handler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-) -> None:
-    """Serve requests on one keep-alive connection until the client closes it."""
-    try:
-        while True:
-            try:
-                head = await reader.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-                return
-            lines = head.decode("latin-1").split("\r\n")
-            parts = lines[0].split(" ")
-            if len(parts) < 2:
-                return
-            method, path = parts[0], parts[1]
-            headers = {}
-            for line in lines[1:]:
-                name, sep, value = line.partition(":")
-                if sep:
-                    headers[name.strip().lower()] = value.strip()
-            length = int(headers.get("content-length", "0") or 0)
-            raw = await reader.readexactly(length) if length else b""
-            handler.stats.requests += 1
-            handler.stats.in_flight += 1
-            handler.stats.max_in_flight = max(handler.stats.max_in_flight, handler.stats.in_flight)
-            try:
-                answer = await handler.respond(method, path, raw)
-            finally:
-                handler.stats.in_flight -= 1
-            if answer is None:
-                return
-            status, extra, payload = answer
-            handler.stats.by_status[status] += 1
-            close = headers.get("connection", "").lower() == "close"
-            out = [
-                f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}",
-                "Content-Type: application/json",
-                f"Content-Length: {len(payload)}",
-                f"Connection: {'close' if close else 'keep-alive'}",
-            ]
-            out.extend(f"{k}: {v}" for k, v in extra.items())
-            writer.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + payload)
-            await writer.drain()
-            if close:
-                return
-    except (ConnectionError, asyncio.IncompleteReadError):
-        return
-    except asyncio.CancelledError:
-        # the server is stopping: end quietly (a cancelled connection task is logged as an error)
-        return
-    finally:
-        with contextlib.suppress(Exception):
-            writer.close()
+def build_app(handler: _Handler) -> Any:
+    """The FastAPI application serving ``handler`` (imported lazily: a dev dependency)."""
+    from fastapi import FastAPI, Request
+    from fastapi.responses import Response
+
+    app = FastAPI(title="halluforge OpenAI stub", docs_url=None, redoc_url=None, openapi_url=None)
+    stats = handler.stats
+
+    def send(status: int, headers: dict[str, str], payload: bytes) -> Response:
+        stats.by_status[status] += 1
+        return Response(content=payload, status_code=status, headers=headers, media_type="application/json")
+
+    def seen(request: Request) -> None:
+        stats.requests += 1
+        stats.headers.append({k.lower(): v for k, v in request.headers.items()})
+
+    # plain routes (the endpoint gets the request itself): no body model, so bad JSON reaches
+    # the handler and is answered the way OpenAI answers it; no middleware, which would cost
+    # more per request than the endpoint itself
+    async def models(request: Request) -> Response:
+        seen(request)
+        return send(200, {}, json.dumps(handler.models()).encode())
+
+    async def complete(request: Request) -> Response:
+        seen(request)
+        stats.in_flight += 1
+        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
+        try:
+            return send(*await handler.complete(request.url.path, await request.body()))
+        finally:
+            stats.in_flight -= 1
+
+    async def not_found(request: Request) -> Response:
+        seen(request)
+        return send(404, {}, _error_body(f"no such route: {request.url.path}", "not_found"))
+
+    app.add_route("/v1/models", models, methods=["GET"])
+    app.add_route("/v1/chat/completions", complete, methods=["POST"])
+    app.add_route("/v1/completions", complete, methods=["POST"])
+    app.add_route("/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE"])
+    return app
+
+
+def _bind(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: any free port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, port))
+    sock.listen(1024)
+    return sock
+
+
+def _uvicorn_server(handler: _Handler) -> Any:
+    import uvicorn
+
+    config = uvicorn.Config(
+        build_app(handler),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+        timeout_keep_alive=30,
+    )
+    return uvicorn.Server(config)
 
 
 class StubServer:
-    """The stub on 127.0.0.1, run in a background thread with its own event loop."""
+    """The stub on 127.0.0.1, run by uvicorn in a background thread with its own event loop."""
 
-    def __init__(self, config: StubConfig | None = None, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, config: StubConfig | None = None, *, host: str = HOST, port: int = 0) -> None:
+        if host != HOST:
+            raise ValueError(f"the stub binds {HOST} only, not {host!r}")
         self.config = config or StubConfig()
         self.host = host
         self.port = port
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._handler: _Handler | None = None
-        self._server: asyncio.Server | None = None
-        self._ready = threading.Event()
+        self._server: Any = None
         self._error: BaseException | None = None
 
     @property
@@ -265,62 +276,41 @@ class StubServer:
         """The OpenAI base URL of this server (``http://host:port/v1``)."""
         return f"http://{self.host}:{self.port}/v1"
 
-    async def _open(self) -> None:
-        self._handler = _Handler(self.config)
-        handler = self._handler
-
-        async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            await _serve_connection(handler, reader, writer)
-
-        self._server = await asyncio.start_server(on_connect, self.host, self.port, backlog=1024)
-        self.port = int(self._server.sockets[0].getsockname()[1])
-
-    def _main(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
     def start(self) -> int:
-        """Start serving in a daemon thread; return the bound port."""
-        self._thread = threading.Thread(target=self._main, name="openai-stub", daemon=True)
+        """Start serving in a daemon thread; return the bound port once it accepts requests."""
+        self._handler = _Handler(self.config)
+        sock = _bind(self.port)
+        self.port = int(sock.getsockname()[1])
+        server = self._server = _uvicorn_server(self._handler)
+
+        def main() -> None:
+            try:
+                server.run(sockets=[sock])
+            except BaseException as exc:  # surfaced by start()
+                self._error = exc
+            finally:
+                sock.close()
+
+        self._thread = threading.Thread(target=main, name="openai-stub", daemon=True)
         self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
+        deadline = time.monotonic() + 10
+        while not server.started and self._thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not server.started:
+            self.stop()
+            raise RuntimeError(f"the stub server did not start: {self._error!r}")
         return self.port
 
     def stop(self) -> None:
-        """Release hanging requests, close the listener and join the thread."""
-        loop, handler, server = self._loop, self._handler, self._server
-        if loop is None or handler is None or server is None:
-            return
-
-        async def shutdown() -> None:
-            handler.stopping.set()
-            server.close()
-            current = asyncio.current_task()
-            tasks = [t for t in asyncio.all_tasks() if t is not current]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            loop.stop()
-
-        asyncio.run_coroutine_threadsafe(shutdown(), loop)
+        """Release hanging requests, stop uvicorn and join the thread."""
+        if self._handler is not None:
+            self._handler.stopping.set()
+        if self._server is not None:
+            self._server.should_exit = True
         if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._loop = None
+            self._thread.join(timeout=10)
+        self._server = None
+        self._thread = None
 
     def __enter__(self) -> StubServer:
         self.start()
@@ -330,35 +320,37 @@ class StubServer:
         self.stop()
 
 
-def serve_forever(config: StubConfig, host: str, port: int) -> None:
-    """Serve in the current thread until interrupted (the ``python -m`` entry)."""
-
-    async def main() -> None:
-        handler = _Handler(config)
-
-        async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            await _serve_connection(handler, reader, writer)
-
-        server = await asyncio.start_server(on_connect, host, port, backlog=1024)
-        async with server:
-            await server.serve_forever()
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+def serve_forever(config: StubConfig, host: str, port: int, lifetime_s: float | None = None) -> None:
+    """Serve until interrupted or until ``lifetime_s`` has passed (the ``python -m`` entry)."""
+    server = StubServer(config, host=host, port=port)
+    server.start()
+    try:
+        deadline = None if lifetime_s is None else time.monotonic() + lifetime_s
+        while server._thread is not None and server._thread.is_alive():
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m halluforge.testing.openai_stub",
-        description="OpenAI-compatible echo server for tests and benchmarks.",
+        description="OpenAI-compatible echo server for tests and benchmarks (binds 127.0.0.1).",
     )
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default=HOST, choices=[HOST], help="always 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each answer")
     parser.add_argument("--fault", choices=FAULTS, default="none")
     parser.add_argument("--fail-first", type=int, default=0, help="fail the first N calls of each prompt")
     parser.add_argument("--fail-status", type=int, default=429)
     parser.add_argument("--retry-after", type=float, default=0.0, help="Retry-After seconds on 429")
+    parser.add_argument(
+        "--lifetime", type=float, default=3600.0, help="stop by itself after this many seconds (default 3600)"
+    )
     return parser.parse_args(argv)
 
 
@@ -372,11 +364,11 @@ def main(argv: list[str] | None = None) -> None:
         fail_status=args.fail_status,
         retry_after_s=args.retry_after,
     )
-    serve_forever(config, args.host, args.port)
+    serve_forever(config, args.host, args.port, args.lifetime)
 
 
 if __name__ == "__main__":
     main()
 
 
-__all__ = ["FAULTS", "StubConfig", "StubServer", "StubStats", "main", "serve_forever"]
+__all__ = ["FAULTS", "StubConfig", "StubServer", "StubStats", "build_app", "main", "serve_forever"]

@@ -55,6 +55,8 @@ def test_missing_key_for_openai_is_a_model_error() -> None:
         create(ModelSpec.parse("openai/gpt-4o-mini"), {})
     with pytest.raises(ModelError, match="set MY_KEY"):
         create(ModelSpec.parse("openai/gpt-4o-mini"), {"api_key_env": "MY_KEY"})
+    with pytest.raises(ModelError, match="set MY_KEY"):  # a named key must exist, wherever it goes
+        create(ModelSpec.parse("openai@http://127.0.0.1:9/v1/m"), {"api_key_env": "MY_KEY"})
 
 
 def test_local_server_without_key_uses_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,8 +218,8 @@ async def test_unreachable_server_is_unavailable() -> None:
 
 async def test_key_is_sent_but_never_in_errors(stub: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
     secret = "sk-test-secret-0123456789"
-    monkeypatch.setenv("OPENAI_API_KEY", secret)
-    backend = create(ModelSpec.parse(f"openai@{stub.base_url}/echo:500"), {})
+    monkeypatch.setenv("STUB_KEY", secret)
+    backend = create(ModelSpec.parse(f"openai@{stub.base_url}/echo:500"), {"api_key_env": "STUB_KEY"})
     try:
         out = await backend.generate([_ask(f"echo {secret}")])
     finally:

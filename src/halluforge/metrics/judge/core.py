@@ -184,10 +184,22 @@ class PremiseJudge(Scorer):
     owned: ClassVar[bool] = True
     higher_is_better: ClassVar[bool] = False
     group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "category")
+    option_names: ClassVar[tuple[str, ...]] = ("modes", "combine", "nli_model", "learned_model")
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
         super().__init__(ctx)
         self.options = JudgeOptions.from_options(self.ctx.options, self.ctx.nli_model)
+
+    @classmethod
+    def check_config(cls, options: Mapping[str, Any], *, has_judge: bool) -> None:
+        """Refuse unknown keys and modes, and the ``llm`` mode without a judge model to run it."""
+        super().check_config(options, has_judge=has_judge)
+        parsed = JudgeOptions.from_options(options)
+        if "llm" in parsed.modes and not has_judge:
+            raise ConfigError(
+                "the llm mode needs a judge model, and models.judge is not set",
+                hint="set models.judge (e.g. llamacpp/smollm2-135m) or drop 'llm' from modes",
+            )
 
     async def ascore_batch(self, pairs: Sequence[tuple[TestCase, Response]]) -> list[ScoreValue]:
         """Judge a batch; a response that failed (error set) is not judged."""

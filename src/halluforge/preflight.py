@@ -1,0 +1,229 @@
+"""Check everything a run needs before its run directory exists.
+
+A run that would fail on its config, data or models should fail before it writes anything:
+no half-made run directory, no manifest saying "running". :func:`check_run` looks at every
+name (settings, families, loaders, scorers, metrics, backends) and its options, reads every
+data source once, checks every model address and model file without loading an engine, the
+output and cache folders, and whether the run directory it would resume was made by the same
+config. It collects every problem and raises them together as one
+:class:`~halluforge.config.InvalidInputError`, each as ``file:line: key.path: problem (fix: ...)``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from halluforge.config import InvalidInputError, Problem, RunConfig
+from halluforge.errors import ConfigError, DataError, HalluforgeError
+from halluforge.manifest import resume_hash
+
+
+class _Collector:
+    """Gathers problems; ``check`` runs one check and files its error under a key path."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.origin = config.origin
+        self.problems: list[Problem] = []
+
+    def add(self, key: str, message: str, hint: str | None = None) -> None:
+        self.problems.append(Problem(self.origin.where(key), key, message, hint))
+
+    def check(self, key: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except InvalidInputError as exc:
+            self.problems.extend(exc.problems)
+        except DataError as exc:
+            # a data error already names its file, line and field
+            self.problems.append(Problem("", "", exc.message, exc.hint))
+        except HalluforgeError as exc:
+            self.add(key, exc.message, exc.hint)
+        except OSError as exc:
+            self.add(key, f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), "check the path")
+        return None
+
+
+def writable_folder(path: Path, what: str) -> None:
+    """Refuse a folder that is a file, or whose nearest existing parent is a file or read-only."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ConfigError(f"{what} {path}: {existing} is a file, not a folder", hint="choose another folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"{what} {path}: cannot write into {existing}", hint="choose a folder you can write"
+        )
+
+
+def check_resume(config: RunConfig) -> None:
+    """A run directory is resumed only by the config that made it (same resume hash)."""
+    run_dir = Path(config.output_dir) / config.resolved_run_id()
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ConfigError(f"run directory {run_dir} is a file", hint="use another --run-id")
+    manifest = run_dir / "manifest.json"
+    if not manifest.exists():
+        return
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        stored = data.get("resume_hash") or resume_hash(data["config"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ConfigError(
+            f"{manifest} is unreadable, so run {config.resolved_run_id()!r} cannot be resumed safely",
+            hint="pass --new to start a fresh run directory, or choose another --run-id",
+        ) from None
+    if stored != resume_hash(config.model_dump(mode="json")):
+        raise ConfigError(
+            f"run {config.resolved_run_id()!r} in {run_dir.parent} was made with a different config",
+            hint="pass --new to start a fresh run directory, or choose another --run-id",
+        )
+
+
+def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
+    """Settings, families and their options, backends named in ``backends``; returns the generators."""
+    from halluforge.backends import BACKENDS
+    from halluforge.families import FAMILIES
+    from halluforge.settings import check_settings
+
+    for index, name in enumerate(config.answer.settings):
+        out.check(f"answer.settings.{index}", check_settings, [name])
+    generators: dict[str, Any] = {}
+    for name, options in config.families.items():
+        spec = out.check(f"families.{name}", FAMILIES.get, name)
+        if spec is not None:
+            generator = out.check(f"families.{name}", spec.build_generator, options or {})
+            if generator is not None:
+                generators[name] = generator
+    for name in config.backends:
+        out.check(f"backends.{name}", BACKENDS.get, name)
+    has_ready = any(source.test_cases for source in config.data)
+    if not config.families and not has_ready:
+        out.add(
+            "families",
+            "no family to forge and no ready-made test cases: nothing to do",
+            "name a family (see `halluforge list families`) or a data source with test_cases",
+        )
+    return generators
+
+
+def _check_data(out: _Collector, config: RunConfig) -> None:
+    """Every data source: loader name and options, ready-made family, and one full read."""
+    from halluforge.data import LOADER_OPTIONS, LOADERS
+    from halluforge.families import FAMILIES
+    from halluforge.stages.load import read_source
+
+    for index, source in enumerate(config.data):
+        key = f"data.{index}"
+        if out.check(f"{key}.loader", LOADERS.get, source.loader) is None:
+            continue
+        if source.test_cases and out.check(f"{key}.test_cases", FAMILIES.get, source.test_cases) is None:
+            continue
+        accepted = LOADER_OPTIONS.get(source.loader)
+        unknown = sorted(set(source.options) - set(accepted)) if accepted is not None else []
+        for name in unknown:
+            out.add(
+                f"{key}.options.{name}",
+                f"the {source.loader} loader has no option {name!r}",
+                f"it takes {', '.join(accepted or ()) or 'no options'}",
+            )
+        if not unknown:
+            out.check(key, read_source, source)
+
+
+def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:
+    """Every model address the run will use, with its backend's options, without loading any."""
+    models = config.models
+    addresses: list[tuple[str, str]] = [(f"models.targets.{i}", a) for i, a in enumerate(models.targets)]
+    if generators:
+        addresses.append(("models.generator", models.generator))
+    if models.judge:
+        addresses.append(("models.judge", models.judge))
+    checked: set[str] = set()
+    for key, address in addresses:
+        if address not in checked:
+            checked.add(address)
+            _check_address(out, config, key, address)
+
+
+def _check_address(out: _Collector, config: RunConfig, key: str, address: str) -> None:
+    """One model address and its backend's options, without loading the model."""
+    from halluforge.backends import ModelSpec, check_backend
+
+    spec = out.check(key, ModelSpec.parse, address)
+    if spec is not None:
+        out.check(key, check_backend, address, dict(config.backends.get(spec.backend, {})))
+
+
+def _check_scores(out: _Collector, config: RunConfig) -> None:
+    """Metric names, the options given per metric, and each scorer's own option check."""
+    from halluforge.families import FAMILIES
+    from halluforge.metrics import SCORERS
+    from halluforge.metrics.layer import METRICS
+
+    names = sorted({*SCORERS.names(), *METRICS.names()})
+
+    def known(name: str) -> None:
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = (
+                f"did you mean {close[0]!r}?" if close else "see `halluforge list scorers` and `list metrics`"
+            )
+            raise ConfigError(f"unknown metric {name!r}", hint=hint)
+
+    for index, name in enumerate(config.score.metrics):
+        out.check(f"score.metrics.{index}", known, name)
+    scorers = [n for n in config.score.metrics if n in SCORERS]
+    for family in config.families:
+        if family in FAMILIES:
+            scorers.extend(FAMILIES.get(family).scorers)
+    for name in config.score.options:
+        out.check(f"score.options.{name}", known, name)
+    for name in dict.fromkeys([*scorers, *(n for n in config.score.options if n in SCORERS)]):
+        options = config.score.options.get(name, {})
+        if not isinstance(options, dict):
+            out.add(f"score.options.{name}", "must be a mapping of option names to values")
+            continue
+        cls = SCORERS.get(name)
+        out.check(f"score.options.{name}", cls.check_config, options, has_judge=bool(config.models.judge))
+
+
+def collect_problems(config: RunConfig) -> list[Problem]:
+    """Every problem with a run's config, data, models and folders (empty when it can start)."""
+    from halluforge.backends import default_cache_path
+
+    out = _Collector(config)
+    out.check("output_dir", writable_folder, Path(config.output_dir), "output folder")
+    if config.cache.enabled:
+        cache = Path(config.cache.path) if config.cache.path else default_cache_path()
+        out.check("cache.path", writable_folder, cache.parent, "cache folder")
+    out.check("run_id", check_resume, config)
+    generators = _check_names(out, config)
+    _check_scores(out, config)
+    _check_models(out, config, generators)
+    _check_data(out, config)
+    return out.problems
+
+
+def check_rescore(config: RunConfig) -> None:
+    """The checks that matter when an existing run is scored again: metrics, options, judge model."""
+    out = _Collector(config)
+    _check_scores(out, config)
+    if config.models.judge:
+        _check_address(out, config, "models.judge", config.models.judge)
+    if out.problems:
+        raise InvalidInputError(out.problems)
+
+
+def check_run(config: RunConfig) -> None:
+    """Raise every problem at once (:class:`InvalidInputError`) or return when the run can start."""
+    problems = collect_problems(config)
+    if problems:
+        raise InvalidInputError(problems)
+
+
+__all__ = ["check_rescore", "check_resume", "check_run", "collect_problems", "writable_folder"]
