@@ -24,3 +24,4 @@ bench:
 	$(PY) benchmarks/runner_overhead.py
 	$(PY) benchmarks/retrieval.py
 	$(PY) benchmarks/invite_generation.py
+	$(PY) benchmarks/viewer.py

@@ -120,7 +120,11 @@ def model_addresses(ctx: RunContext) -> list[str]:
 
 
 async def _run_stages(
-    ctx: RunContext, stages: tuple[tuple[str, Stage], ...], *, manifest: bool = True
+    ctx: RunContext,
+    stages: tuple[tuple[str, Stage], ...],
+    *,
+    manifest: bool = True,
+    max_cases: int | None = None,
 ) -> tuple[Summary, Report, StageCounts]:
     """Run ``stages`` then the report; the manifest records which stages finished (a full run only)."""
     counts: StageCounts = {}
@@ -139,7 +143,7 @@ async def _run_stages(
             counts.update(await stage(ctx))
             finished.append(name)
             record("running")
-        summary, report = await report_stage(ctx, counts)
+        summary, report = await report_stage(ctx, counts, max_cases=max_cases)
         counts.update({k: v for k, v in summary.counts.items() if k != "analyses"})
         finished.append("report")
         counts["seconds"] = round(time.perf_counter() - started, 2)
@@ -202,8 +206,12 @@ def rescore_run(
     *,
     scores: bool = True,
     progress: Progress | None = None,
+    max_cases: int | None = None,
 ) -> RunResult:
-    """Re-run the score and report stages (or only report) of an existing run; no model is asked to answer."""
+    """Re-run the score and report stages (or only report) of an existing run; no model is asked to answer.
+
+    ``max_cases`` caps the test cases embedded in ``report.html`` (default: ``reports.cases.MAX_CASES``).
+    """
     from halluforge.preflight import check_rescore
 
     started = time.perf_counter()
@@ -211,7 +219,7 @@ def rescore_run(
     check_rescore(config)  # metric names, their options and the judge model, before the store opens
     ctx = open_context(config, progress)
     stages = (("score", score_stage),) if scores else ()
-    summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False))
+    summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False, max_cases=max_cases))
     seconds = time.perf_counter() - started
     return RunResult(run_dir=ctx.run_dir, summary=summary, report=report, counts=counts, seconds=seconds)
 

@@ -354,6 +354,66 @@ class Score(Record):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+AnnotationTarget = Literal["response", "test_case"]
+AnnotationLabel = Literal["hallucinated", "faithful", "valid", "invalid", "unsure"]
+#: the labels a person may give each kind of target
+LABELS: dict[str, tuple[str, ...]] = {
+    "response": ("hallucinated", "faithful", "unsure"),
+    "test_case": ("valid", "invalid", "unsure"),
+}
+
+
+class Annotation(Record):
+    """A person's label of a response (hallucinated / faithful) or a forged test case (valid / invalid).
+
+    Annotations are appended, never overwritten: the newest one per (target, annotator) is the
+    label in force, so a change of mind keeps its history. ``who`` and ``when`` (UTC, ISO 8601)
+    say who gave it; the id hashes everything, so the same label sent twice is stored once.
+    """
+
+    id: str
+    target: AnnotationTarget
+    target_id: str
+    test_case_id: str
+    label: AnnotationLabel
+    note: str = ""
+    who: str
+    when: str
+
+    @model_validator(mode="after")
+    def _label_fits_target(self) -> Annotation:
+        if self.label not in LABELS[self.target]:
+            allowed = ", ".join(LABELS[self.target])
+            raise ValueError(f"a {self.target} label is one of {allowed}, got {self.label!r}")
+        return self
+
+    @classmethod
+    def build(
+        cls,
+        target: AnnotationTarget,
+        target_id: str,
+        test_case_id: str,
+        label: str,
+        *,
+        who: str,
+        when: str,
+        note: str = "",
+    ) -> Annotation:
+        """An annotation whose id hashes all its fields."""
+        return cls.model_validate(
+            {
+                "id": stable_id("annotation", target, target_id, label, note, who, when),
+                "target": target,
+                "target_id": target_id,
+                "test_case_id": test_case_id,
+                "label": label,
+                "note": note,
+                "who": who,
+                "when": when,
+            }
+        )
+
+
 class Skip(Record):
     """An input item that was not used, with the reason: nothing is dropped silently."""
 
@@ -364,6 +424,10 @@ class Skip(Record):
 
 
 __all__ = [
+    "LABELS",
+    "Annotation",
+    "AnnotationLabel",
+    "AnnotationTarget",
     "Claim",
     "Completion",
     "Edit",

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from halluforge.errors import StoreError
-from halluforge.records import Example, Record, Response, Score, SeedCase, Skip, TestCase
+from halluforge.records import Annotation, Example, Record, Response, Score, SeedCase, Skip, TestCase
 
 R = TypeVar("R", bound=Record)
-Stored = Example | SeedCase | TestCase | Response | Score | Skip
+Stored = Example | SeedCase | TestCase | Response | Score | Skip | Annotation
 
 KINDS: dict[str, type[Record]] = {
     "examples": Example,
@@ -37,6 +37,7 @@ KINDS: dict[str, type[Record]] = {
     "responses": Response,
     "scores": Score,
     "skips": Skip,
+    "annotations": Annotation,  # human labels: no stage clears them, so they survive re-runs
 }
 SCHEMA_VERSION = 1
 
@@ -141,6 +142,19 @@ class RunStore:
         with self._lock:
             (n,) = self._db.execute(f"SELECT COUNT(*) FROM {kind}").fetchone()
         return int(n)
+
+    def index_by(self, cls: type[Record], *fields: str) -> None:
+        """Add an index on JSON fields of a record table (the viewer pages and filters by them).
+
+        The indexed expressions are ``json_extract(data,'$.<field>')``; a query must spell
+        them the same way for SQLite to use the index.
+        """
+        if not fields or not all(f.isidentifier() for f in fields):
+            raise StoreError(f"cannot index by {fields!r}: not field names")
+        kind = self._kind(cls)
+        columns = ", ".join(f"json_extract(data,'$.{f}')" for f in fields)
+        with self._lock, self._db:
+            self._db.execute(f"CREATE INDEX IF NOT EXISTS {kind}_by_{'_'.join(fields)} ON {kind}({columns})")
 
     def export_jsonl(self, cls: type[Record], path: str | Path) -> int:
         """Write one JSON object per line, in insertion order; returns the number of lines.

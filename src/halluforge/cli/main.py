@@ -20,7 +20,13 @@ from halluforge import __version__
 from halluforge.errors import HalluforgeError
 
 #: command-group modules; each defines add_parser(subparsers)
-COMMAND_MODULES = ("halluforge.cli.run", "halluforge.cli.judge", "halluforge.cli.index")
+COMMAND_MODULES = (
+    "halluforge.cli.run",
+    "halluforge.cli.judge",
+    "halluforge.cli.index",
+    "halluforge.cli.export",
+    "halluforge.cli.view",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -222,8 +222,18 @@ def add_rescore_parsers(subparsers: Any) -> None:
     score.add_argument("run_dir")
     _add_overrides(score)
     score.set_defaults(handler=handle_score)
-    report = subparsers.add_parser("report", help="rebuild the summary and exports of a run from its store")
+    report = subparsers.add_parser(
+        "report", help="rebuild the summary, report.html and exports of a run from its store"
+    )
     report.add_argument("run_dir")
+    report.add_argument(
+        "--html", action="store_true", help="print the path of the self-contained report.html"
+    )
+    report.add_argument(
+        "--max-cases",
+        type=int,
+        help="test cases embedded in report.html (default 1000; past it a sample that keeps every family)",
+    )
     report.set_defaults(handler=handle_report, overrides=[])
 
 
@@ -247,7 +257,16 @@ def handle_score(args: argparse.Namespace) -> int:
 
 def handle_report(args: argparse.Namespace) -> int:
     """Re-run the report stage."""
+    from halluforge.errors import ConfigError
     from halluforge.pipeline import rescore_run
+    from halluforge.stages.report import HTML_FILE
 
-    _print_result(rescore_run(args.run_dir, scores=False))
+    if args.max_cases is not None and args.max_cases < 0:
+        raise ConfigError(
+            f"--max-cases must be 0 or more, got {args.max_cases}", hint="e.g. --max-cases 2000"
+        )
+    result = rescore_run(args.run_dir, scores=False, max_cases=args.max_cases)
+    _print_result(result)
+    if args.html:
+        print(f"html report: {result.run_dir / HTML_FILE}")
     return 0

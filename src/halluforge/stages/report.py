@@ -2,7 +2,8 @@
 
 Reads stored rows only (scores, derived scores included); never scores. Writes into the run
 directory: ``summary.json`` (rows with CIs, notes, counts, analyses), ``summary.md`` (the report
-model rendered as Markdown), ``test_cases.jsonl`` and ``responses.jsonl``. Counts cover what
+model rendered as Markdown), ``report.html`` (the same report with plots and a case browser,
+:mod:`halluforge.reports.html`), ``test_cases.jsonl`` and ``responses.jsonl``. Counts cover what
 users need to trust the figures: seed-case buckets, test cases per family and their validity,
 which path (LLM or a named fallback) produced each generated field, every skipped input by
 reason, and failed responses by error type.
@@ -11,13 +12,15 @@ reason, and failed responses by error type.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
+from halluforge.errors import ConfigError
 from halluforge.metrics.layer import Joined, summarize
-from halluforge.records import Response, Score, SeedCase, Skip, TestCase
+from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
 from halluforge.reports.build import ReportInputs, build_report
 from halluforge.reports.markdown import render_markdown
-from halluforge.reports.model import Report
+from halluforge.reports.model import Paragraph, Report, Section
 from halluforge.reports.summary import Summary, write_summary
 from halluforge.stages.context import RunContext, StageCounts
 
@@ -86,12 +89,17 @@ def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]
     }
 
 
-def make_report(ctx: RunContext, counts: StageCounts) -> tuple[Summary, Report]:
+def joined_rows(ctx: RunContext) -> Joined:
+    """The run's test cases, responses and latest scores, joined."""
+    return Joined.build(ctx.store.all(TestCase), ctx.store.all(Response), ctx.store.all(Score))
+
+
+def make_report(ctx: RunContext, counts: StageCounts, joined: Joined | None = None) -> tuple[Summary, Report]:
     """Aggregate the stored scores into the summary and build the report model."""
     config = ctx.config.score
-    cases = ctx.store.all(TestCase)
-    responses = ctx.store.all(Response)
-    joined = Joined.build(cases, responses, ctx.store.all(Score))
+    joined = joined if joined is not None else joined_rows(ctx)
+    cases = list(joined.cases.values())
+    responses = list(joined.responses.values())
     rows = summarize(
         joined.scores, n_boot=config.bootstrap, confidence=config.confidence, seed=ctx.config.seed
     )
@@ -106,17 +114,92 @@ def make_report(ctx: RunContext, counts: StageCounts) -> tuple[Summary, Report]:
     for section in report.sections:
         if section.data:
             summary.counts["analyses"] = section.data
+    annotations = ctx.store.all(Annotation)
+    if annotations:
+        report.sections.append(human_section(ctx, summary, joined, annotations))
     return summary, report
 
 
-async def report_stage(ctx: RunContext, counts: StageCounts) -> tuple[Summary, Report]:
-    """Write summary.json, summary.md and the JSONL exports; return the summary and report."""
-    summary, report = make_report(ctx, counts)
+def human_section(
+    ctx: RunContext, summary: Summary, joined: Joined, annotations: list[Annotation]
+) -> Section:
+    """The human-labels section: agreement with each automatic metric, share of valid forged cases."""
+    from halluforge.reports.agreement import TITLE, agreement_section
+
+    config = ctx.config.score
+    directions = {row.metric: row.higher_is_better for row in summary.rows}
+    try:
+        section = agreement_section(
+            joined,
+            annotations,
+            directions,
+            n_boot=config.bootstrap,
+            confidence=config.confidence,
+            seed=ctx.config.seed,
+        )
+    except ConfigError as exc:
+        return Section(title=TITLE, blocks=[Paragraph(text=f"Agreement not computed: {exc}")])
+    if section is None:
+        return Section(title=TITLE, blocks=[Paragraph(text="No labels in force.")])
+    summary.counts["annotations"] = section.data["annotations"]
+    return section
+
+
+HTML_FILE = "report.html"
+
+
+def write_html(
+    ctx: RunContext, summary: Summary, report: Report, joined: Joined, *, max_cases: int | None = None
+) -> Path:
+    """Write ``report.html``: the report, its plots (when Altair is installed) and the case browser."""
+    from halluforge.reports.cases import MAX_CASES, report_cases
+    from halluforge.reports.html import render_html
+    from halluforge.reports.plots import run_plots
+
+    cases = list(joined.cases.values())
+    note = None
+    try:
+        plots = run_plots(summary, joined, ctx.families, summary.counts.get("analyses", {}))
+    except ConfigError as exc:
+        plots, note = [], f"No plots: {exc}"
+    browser = report_cases(
+        cases,
+        joined.responses.values(),
+        joined.scores,
+        ctx.store.all(Annotation),
+        max_cases=MAX_CASES if max_cases is None else max_cases,
+    )
+    path = ctx.run_dir / HTML_FILE
+    tmp = path.with_suffix(".html.tmp")
+    tmp.write_text(render_html(report, plots=plots, cases=browser, plot_note=note), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+async def report_stage(
+    ctx: RunContext, counts: StageCounts, *, max_cases: int | None = None
+) -> tuple[Summary, Report]:
+    """Write summary.json, summary.md, report.html and the JSONL exports; return the summary and report."""
+    joined = joined_rows(ctx)
+    summary, report = make_report(ctx, counts, joined)
     write_summary(summary, ctx.run_dir)
     (ctx.run_dir / "summary.md").write_text(render_markdown(report), encoding="utf-8")
+    write_html(ctx, summary, report, joined, max_cases=max_cases)
     ctx.store.export_jsonl(TestCase, ctx.run_dir / "test_cases.jsonl")
     ctx.store.export_jsonl(Response, ctx.run_dir / "responses.jsonl")
     return summary, report
 
 
-__all__ = ["forge_counts", "make_report", "notes", "report_stage", "run_counts", "seed_counts", "skip_counts"]
+__all__ = [
+    "HTML_FILE",
+    "forge_counts",
+    "human_section",
+    "joined_rows",
+    "make_report",
+    "notes",
+    "report_stage",
+    "run_counts",
+    "seed_counts",
+    "skip_counts",
+    "write_html",
+]

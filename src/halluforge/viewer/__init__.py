@@ -1,0 +1,1 @@
+"""``halluforge view``: a local web viewer over run directories, with human annotation."""
