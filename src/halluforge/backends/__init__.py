@@ -22,6 +22,7 @@ BACKENDS: Registry[BackendFactory] = Registry(
         "openai": "halluforge.backends.openai_compat:create",
         "hf": "halluforge.backends.transformers:create",
         "mock": "halluforge.backends.mock:create",
+        "anthropic": "halluforge.backends.anthropic:create",
     },
 )
 
