@@ -23,6 +23,7 @@ BACKENDS: Registry[BackendFactory] = Registry(
         "hf": "halluforge.backends.transformers:create",
         "mock": "halluforge.backends.mock:create",
         "anthropic": "halluforge.backends.anthropic:create",
+        "vllm": "halluforge.backends.vllm:create",
     },
 )
 
