@@ -201,6 +201,29 @@ class CacheConfig(ConfigModel):
     path: str | None = None
 
 
+class ExecutorConfig(ConfigModel):
+    """Where the forge and answer stages' work runs: this process, or workers on a Ray cluster."""
+
+    kind: Literal["local", "ray"] = "local"
+    address: str | None = Field(
+        default=None,
+        description="Ray cluster to join: 'auto', 'ray://head:10001'; unset starts one on this machine",
+    )
+    workers: int = Field(default=2, ge=1, description="Ray actors, each opening its own model engine")
+    resources_per_worker: dict[str, float] = Field(
+        default_factory=lambda: {"CPU": 1.0}, description="per actor, e.g. {CPU: 4, GPU: 1}"
+    )
+    engines: list[str] = Field(
+        default_factory=lambda: ["llamacpp", "hf", "vllm"],
+        description="backends whose engines run on the workers; others stay in the driver",
+    )
+    slots_per_worker: int | None = Field(
+        default=None, ge=1, description="batches in flight per worker; default: the backend's concurrency"
+    )
+    forge_chunk: int = Field(default=8, ge=1, description="forge units shipped to a worker at once")
+    max_attempts: int = Field(default=3, ge=1, description="tries of one batch when workers are lost")
+
+
 def _default_families() -> dict[str, dict[str, Any]]:
     return {"answer_swap": {}}
 
@@ -224,6 +247,7 @@ class RunConfig(ConfigModel):
         default_factory=dict, description="options per backend name, e.g. {openai: {concurrency: 16}}"
     )
     cache: CacheConfig = Field(default_factory=CacheConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     max_error_rate: float = Field(default=0.5, ge=0, le=1)
 
     _origin: ConfigOrigin | None = PrivateAttr(default=None)
@@ -241,8 +265,12 @@ class RunConfig(ConfigModel):
         return self._origin or ConfigOrigin()
 
     def fingerprint(self) -> str:
-        """A short hash of the config without its run id, used as the default run id."""
-        data = self.model_dump(mode="json", exclude={"run_id"})
+        """A short hash of the config without its run id, used as the default run id.
+
+        Where the run executes (``executor``) is left out: it does not change any record, so
+        the same config resumes the same run with or without Ray.
+        """
+        data = self.model_dump(mode="json", exclude={"run_id", "executor"})
         blob = json.dumps(data, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:10]
 
@@ -444,6 +472,7 @@ __all__ = [
     "CacheConfig",
     "ConfigOrigin",
     "DataSource",
+    "ExecutorConfig",
     "FewShotConfig",
     "FilterConfig",
     "InvalidInputError",

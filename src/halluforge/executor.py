@@ -45,6 +45,9 @@ class Executor(Protocol):
     ) -> None:
         """Forge every unit; ``on_unit(unit, made)`` receives each unit's cases and skips."""
 
+    async def aclose(self) -> None:
+        """Release workers at the end of a run (a later call may start them again)."""
+
 
 class BatchingBackend(Backend):
     """A backend view that gathers concurrent one-request calls into batches for the runner.
@@ -134,6 +137,9 @@ class LocalExecutor:
             on_unit(unit, made)
 
         await asyncio.gather(*(one(unit) for unit in units))
+
+    async def aclose(self) -> None:
+        """Nothing to release: the model pool owns the engines."""
 
 
 __all__ = ["FORGE_CONCURRENCY", "BatchingBackend", "Executor", "LocalExecutor", "UnitSink"]

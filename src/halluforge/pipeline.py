@@ -83,6 +83,15 @@ def build_generators(config: RunConfig, families: dict[str, Family]) -> dict[str
     return generators
 
 
+def executor_for(config: RunConfig, cache: ResponseCache | None) -> Executor:
+    """The executor ``config.executor`` asks for (Ray is imported only when a run first needs it)."""
+    if config.executor.kind == "ray":
+        from halluforge.executor_ray import RayExecutor
+
+        return RayExecutor(config.executor, config.backends, cache)
+    return LocalExecutor()
+
+
 def open_context(
     config: RunConfig, progress: Progress | None = None, executor: Executor | None = None
 ) -> RunContext:
@@ -101,7 +110,7 @@ def open_context(
         config=config,
         store=store,
         models=ModelPool(config, cache),
-        executor=executor or LocalExecutor(),
+        executor=executor or executor_for(config, cache),
         run_dir=run_dir,
         families=families,
         generators=build_generators(config, families),
@@ -150,6 +159,7 @@ async def _run_stages(
         record("finished")
         return summary, report, counts
     finally:
+        await ctx.executor.aclose()
         await ctx.models.aclose()
         ctx.store.close()
 
@@ -231,6 +241,7 @@ __all__ = [
     "RunResult",
     "build_generators",
     "config_of_run",
+    "executor_for",
     "open_context",
     "rescore_run",
     "run_families",

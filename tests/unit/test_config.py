@@ -76,3 +76,10 @@ def test_run_id_is_stable_and_changes_with_config() -> None:
     c = RunConfig(seed=5)
     assert c.resolved_run_id() != a.resolved_run_id()
     assert RunConfig(run_id="mine").resolved_run_id() == "mine"
+
+
+def test_where_a_run_executes_does_not_change_its_id() -> None:
+    on_ray = load_config(None, {"executor": {"kind": "ray", "workers": 4}}, environ={})
+    assert on_ray.resolved_run_id() == RunConfig().resolved_run_id()
+    with pytest.raises(ConfigError, match=r"executor\.kind"):
+        load_config(None, {"executor": {"kind": "slurm"}}, environ={})

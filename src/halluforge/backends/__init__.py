@@ -22,6 +22,8 @@ BACKENDS: Registry[BackendFactory] = Registry(
         "openai": "halluforge.backends.openai_compat:create",
         "hf": "halluforge.backends.transformers:create",
         "mock": "halluforge.backends.mock:create",
+        "anthropic": "halluforge.backends.anthropic:create",
+        "vllm": "halluforge.backends.vllm:create",
     },
 )
 
@@ -33,6 +35,8 @@ CHECKS: Registry[BackendCheck] = Registry(
         "openai": "halluforge.backends.openai_compat:check",
         "hf": "halluforge.backends.transformers:check",
         "mock": "halluforge.backends.mock:check",
+        "anthropic": "halluforge.backends.anthropic:check",
+        "vllm": "halluforge.backends.vllm:check",
     },
 )
 

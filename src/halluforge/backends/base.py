@@ -16,7 +16,9 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from halluforge.errors import BackendError, ConfigError
 from halluforge.records import Completion, Message, Request
@@ -124,6 +126,37 @@ def check_options(backend: str, options: dict[str, Any], allowed: Sequence[str])
         )
 
 
+class BackendOptions(BaseModel):
+    """Base of a backend's options model: unknown keys are errors, never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+#: options every backend accepts, read by the wrappers before the backend sees the rest
+WRAPPER_OPTIONS = "concurrency, retries, backoff_s, max_retry_after_s"
+
+OptionsT = TypeVar("OptionsT", bound=BackendOptions)
+
+
+def parse_options(backend: str, model: type[OptionsT], options: dict[str, Any]) -> OptionsT:
+    """Validate ``backends.<backend>`` options; the first problem becomes a :class:`ConfigError`."""
+    try:
+        return model.model_validate(options)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"])
+        accepted = ", ".join(model.model_fields)
+        if error["type"] == "extra_forbidden":
+            raise ConfigError(
+                f"unknown {backend} option {where!r}",
+                hint=f"the {backend} backend accepts: {accepted} (and, for every backend: {WRAPPER_OPTIONS})",
+            ) from None
+        raise ConfigError(
+            f"backends.{backend}.{where}: {error['msg']}",
+            hint=f"fix backends.{backend}.{where} in the config",
+        ) from None
+
+
 def error_completion(request: Request, exc: BaseException) -> Completion:
     """Turn an exception into a completion that records it (never cached)."""
     return Completion(
@@ -144,9 +177,11 @@ __all__ = [
     "BackendCheck",
     "BackendError",
     "BackendFactory",
+    "BackendOptions",
     "Capabilities",
     "ModelSpec",
     "check_options",
     "error_completion",
     "messages_to_prompt",
+    "parse_options",
 ]

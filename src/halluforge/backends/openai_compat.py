@@ -24,8 +24,6 @@ as the server asked.
 from __future__ import annotations
 
 import asyncio
-import datetime
-import email.utils
 import importlib.util
 import ipaddress
 import os
@@ -42,15 +40,8 @@ from halluforge.backends.base import (
     error_completion,
     messages_to_prompt,
 )
-from halluforge.errors import (
-    BackendError,
-    BackendTimeoutError,
-    BackendUnavailableError,
-    ConfigError,
-    ContextLengthError,
-    ModelError,
-    RateLimitedError,
-)
+from halluforge.backends.http_errors import http_error, retry_after_of
+from halluforge.errors import BackendError, ConfigError, ModelError
 from halluforge.records import Completion, Request, Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -66,18 +57,6 @@ OPTIONS = (
     "api",
     "concurrency",
     "organization",
-)
-
-#: phrases servers use when a prompt does not fit (OpenAI, vLLM, llama.cpp, TGI)
-_CONTEXT_PHRASES = (
-    "context length",
-    "context_length",
-    "context window",
-    "maximum context",
-    "too many tokens",
-    "reduce the length",
-    "input is too long",
-    "prompt is too long",
 )
 
 _INSTALL_HINT = 'pip install "halluforge[openai]"'
@@ -146,39 +125,6 @@ def _status_code(exc: BaseException) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def retry_after_of(exc: BaseException, now: float | None = None) -> float | None:
-    """Seconds the server asked us to wait, from ``retry-after-ms`` or ``Retry-After``.
-
-    ``Retry-After`` is either a number of seconds or an HTTP date (RFC 9110 §10.2.3); a date in
-    the past means "now" (0). A missing or unreadable header gives ``None``.
-    """
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:  # an HTTP date is GMT by definition
-        when = when.replace(tzinfo=datetime.UTC)
-    current = time.time() if now is None else now
-    return max(0.0, when.timestamp() - current)
-
-
 def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     """Map an SDK exception to the halluforge error tree, with any secret scrubbed out."""
     import openai
@@ -187,33 +133,15 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     if secret and secret != NO_KEY:
         message = message.replace(secret, "***")
     status = _status_code(exc)
-    if isinstance(exc, openai.RateLimitError) or status == 429:
-        return RateLimitedError(
-            f"rate limited: {message}", hint="lower concurrency or wait", retry_after_s=retry_after_of(exc)
-        )
-    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
-        return BackendTimeoutError(
-            f"no answer in time: {message}", hint="raise timeout_s or lower concurrency"
-        )
-    if isinstance(exc, openai.APIConnectionError):
-        return BackendUnavailableError(f"cannot reach the server: {message}", hint="check that it is running")
-    if status is not None and status >= 500:
-        return BackendUnavailableError(
-            f"server error {status}: {message}",
-            hint="check the server's logs",
-            retry_after_s=retry_after_of(exc),  # 503 may carry one too
-        )
-    lowered = message.lower()
-    if (status == 400 or status == 413) and any(p in lowered for p in _CONTEXT_PHRASES):
-        return ContextLengthError(
-            f"prompt too long: {message}", hint="shorten the context or use a bigger model"
-        )
-    if status is not None:
-        hint = None
-        if status == 401:  # OPENAI_API_KEY goes to OpenAI only: another server needs its key named
-            hint = "put the server's key in an environment variable named in backends.openai.api_key_env"
-        return BackendError(f"HTTP {status}: {message}", hint=hint)
-    return BackendError(f"{type(exc).__name__}: {message}")
+    return http_error(
+        message if status is not None else f"{type(exc).__name__}: {message}",
+        status=status,
+        rate_limited=isinstance(exc, openai.RateLimitError),
+        timed_out=isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError),
+        unreachable=isinstance(exc, openai.APIConnectionError),
+        retry_after_s=retry_after_of(exc),
+        hint_401="put the server's key in an environment variable named in backends.openai.api_key_env",
+    )
 
 
 class OpenAICompatBackend(Backend):

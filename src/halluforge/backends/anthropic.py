@@ -1,0 +1,231 @@
+"""Anthropic's Messages API through the official SDK (extra ``anthropic``).
+
+Addresses: ``anthropic/claude-sonnet-4-6`` (Anthropic's API, or ``options["base_url"]``, or
+``ANTHROPIC_BASE_URL``) and ``anthropic@http://127.0.0.1:8080/MODEL`` for a server that speaks
+the same API (a gateway, a local stub). The key comes from the environment:
+``ANTHROPIC_API_KEY``, or the variable named by ``options["api_key_env"]``; without one, a call
+to Anthropic's own URL fails at creation with a :class:`~halluforge.errors.ModelError` saying
+which variable to set. The key never reaches a log, the store, the cache or an error message.
+
+Mapping from our request: system messages become the ``system`` parameter, the other messages
+are sent in order, ``max_tokens`` and ``stop`` (as ``stop_sequences``) are sent as they are.
+The Messages API of SDK 2.x (API version 2026-10-21) has no sampling parameters, no seed and
+no token log-probabilities: ``temperature``, ``top_p`` and ``seed`` are not sent (the model's
+own sampling applies) and the backend advertises ``logprobs=False``, so scorers that read
+log-probabilities report "not computed" for this model.
+
+The SDK's own retries are off (``max_retries=0``):
+:class:`~halluforge.backends.wrappers.RetryingBackend` retries every backend the same way and
+waits at least as long as the server asked, read from ``retry-after`` or, when that header is
+missing, from the ``anthropic-ratelimit-*-reset`` time of every limit the response says is
+exhausted. SDK errors are translated here with :func:`~halluforge.backends.http_errors.http_error`
+(429 → rate limited, 529 "overloaded" and other 5xx → unavailable, "prompt is too long" →
+context length, 404 → the model name is wrong).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlparse
+
+from pydantic import Field
+
+from halluforge.backends.base import (
+    Backend,
+    BackendOptions,
+    Capabilities,
+    ModelSpec,
+    error_completion,
+    parse_options,
+)
+from halluforge.backends.http_errors import http_error, parse_http_date, retry_after_of
+from halluforge.errors import BackendError, ModelError
+from halluforge.records import Completion, Request, Usage
+
+ANTHROPIC_URL = "https://api.anthropic.com"
+
+_INSTALL_HINT = 'pip install "halluforge[anthropic]"'
+
+#: the rate limits Anthropic reports in ``anthropic-ratelimit-<limit>-remaining`` / ``-reset``
+_LIMITS = ("requests", "tokens", "input-tokens", "output-tokens")
+
+
+class AnthropicOptions(BackendOptions):
+    """Options under ``backends.anthropic``."""
+
+    base_url: str | None = Field(default=None, description="server root (the SDK appends /v1/messages)")
+    api_key_env: str = Field(default="ANTHROPIC_API_KEY", description="environment variable holding the key")
+    timeout_s: float = Field(default=120.0, gt=0, description="seconds to wait for one answer")
+    max_concurrency: int = Field(default=8, ge=1, description="calls in flight when concurrency is unset")
+
+
+def _is_anthropic_url(url: str) -> bool:
+    host = urlparse(url).hostname or ""
+    return host == "api.anthropic.com" or host.endswith(".anthropic.com")
+
+
+def reset_wait_of(exc: BaseException, now: float | None = None) -> float | None:
+    """Seconds until every exhausted Anthropic rate limit resets (None when no header says so)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    waits = []
+    for limit in _LIMITS:
+        remaining = headers.get(f"anthropic-ratelimit-{limit}-remaining")
+        reset = headers.get(f"anthropic-ratelimit-{limit}-reset")
+        if remaining is None or reset is None or remaining.strip() != "0":
+            continue
+        wait = parse_http_date(reset, now)
+        if wait is not None:
+            waits.append(wait)
+    return max(waits) if waits else None
+
+
+def translate_error(exc: BaseException, secret: str = "") -> BackendError:
+    """Map an Anthropic SDK exception to the halluforge error tree, with the key scrubbed out."""
+    import anthropic
+
+    message = str(exc) or type(exc).__name__
+    if secret and secret != "EMPTY":
+        message = message.replace(secret, "***")
+    status = getattr(exc, "status_code", None)
+    status = status if isinstance(status, int) else None
+    if status == 404:
+        return BackendError(
+            f"HTTP 404: {message}",
+            hint="check the model name after anthropic/ (for example anthropic/claude-sonnet-4-6)",
+        )
+    if status in (401, 403):
+        return BackendError(f"HTTP {status}: {message}", hint="check the API key in the environment")
+    wait = retry_after_of(exc)
+    return http_error(
+        message if status is not None else f"{type(exc).__name__}: {message}",
+        status=status,
+        rate_limited=isinstance(exc, anthropic.RateLimitError),
+        timed_out=isinstance(exc, anthropic.APITimeoutError | asyncio.TimeoutError),
+        unreachable=isinstance(exc, anthropic.APIConnectionError),
+        retry_after_s=wait if wait is not None else reset_wait_of(exc),
+    )
+
+
+class AnthropicBackend(Backend):
+    """Fans requests out to the Messages API, one HTTP call per request."""
+
+    def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
+        self.options = parse_options("anthropic", AnthropicOptions, options)
+        self.spec = spec
+        url = spec.base_url or self.options.base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
+        self.base_url = url.rstrip("/")
+        env_name = self.options.api_key_env
+        key = os.environ.get(env_name, "").strip()
+        if not key and _is_anthropic_url(self.base_url):
+            raise ModelError(
+                f"no API key for {self.base_url}: the environment variable {env_name} is not set",
+                hint=f"set {env_name} (export {env_name}=sk-ant-...) or point the address at another server",
+            )
+        self._key = key or "EMPTY"
+        self.capabilities = Capabilities(
+            logprobs=False, batch_size=1, concurrency=self.options.max_concurrency
+        )
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    def __repr__(self) -> str:  # never show the key
+        return f"AnthropicBackend({self.spec.address!r}, base_url={self.base_url!r})"
+
+    def output_fields(self) -> dict[str, Any]:
+        """The server: the same model name behind two servers is two models."""
+        return {"base_url": self.base_url}
+
+    def _get_client(self) -> Any:
+        """One client per event loop (an HTTP connection pool cannot cross loops)."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            import anthropic
+
+            self._client = anthropic.AsyncAnthropic(
+                api_key=self._key, base_url=self.base_url, max_retries=0, timeout=self.options.timeout_s
+            )
+            self._client_loop = loop
+        return self._client
+
+    def arguments(self, request: Request) -> dict[str, Any]:
+        """The Messages API arguments for one request (see the module docstring for what is left out)."""
+        system = "\n\n".join(m.content for m in request.messages if m.role == "system")
+        kwargs: dict[str, Any] = {
+            "model": self.spec.model,
+            "max_tokens": request.max_tokens,
+            "messages": [
+                {"role": m.role, "content": m.content} for m in request.messages if m.role != "system"
+            ],
+        }
+        if system:
+            kwargs["system"] = system
+        if request.stop:
+            kwargs["stop_sequences"] = list(request.stop)
+        return kwargs
+
+    async def _one(self, client: Any, request: Request) -> Completion:
+        started = time.perf_counter()
+        try:
+            out = await client.messages.create(**self.arguments(request))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            return error_completion(request, translate_error(exc, self._key))
+        text = "".join(block.text for block in out.content if getattr(block, "type", "") == "text")
+        usage = getattr(out, "usage", None)
+        return Completion(
+            request_id=request.id,
+            text=text,
+            usage=Usage(
+                prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+            ),
+            finish_reason=out.stop_reason,
+            latency_s=time.perf_counter() - started,
+        )
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        if not requests:
+            return []
+        client = self._get_client()
+        return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            if self._client_loop is asyncio.get_running_loop():
+                await client.close()
+            self._client_loop = None
+
+
+def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
+    """Factory registered as ``anthropic``; fails early without the SDK or without a needed key."""
+    try:
+        import anthropic  # noqa: F401
+    except ImportError as exc:
+        raise ModelError(
+            "the anthropic backend needs the anthropic SDK, which is not installed", hint=_INSTALL_HINT
+        ) from exc
+    return AnthropicBackend(spec, options)
+
+
+def check(spec: ModelSpec, options: dict[str, Any]) -> None:
+    """Raise what :func:`create` would (no SDK, bad option, missing key or folder); creating loads nothing."""
+    create(spec, options)
+
+
+__all__ = [
+    "ANTHROPIC_URL",
+    "AnthropicBackend",
+    "AnthropicOptions",
+    "check",
+    "create",
+    "reset_wait_of",
+    "translate_error",
+]
