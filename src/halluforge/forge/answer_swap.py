@@ -15,11 +15,16 @@ The attack
 Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
     1. *propose* (template ``answer_swap/propose``): the wrong answer. Accepted when it is
        non-empty, at most ``max_answer_words`` words, differs from every gold alias (after
-       SQuAD normalisation, neither containing the other), has the gold answer's type when
-       that type is known (:mod:`halluforge.forge.answer_types`) and does not already occur
-       in the evidence. Up to ``max_attempts`` proposals (the first at temperature 0, later
-       ones sampled with a fixed seed). Fallback: a same-type gold answer of another example
-       of the dataset, else a shifted date or number.
+       SQuAD normalisation, neither containing the other), has the gold answer's coarse type
+       (:mod:`halluforge.forge.answer_types`), does not already occur in the evidence and passes
+       the plausibility check (:meth:`AnswerSwap.implausible`): the gold answer's fine kind
+       (:mod:`halluforge.forge.kinds`: a writer for a writer, a river for a river), a date or
+       number within a believable window. Up to ``max_attempts`` proposals (the first at
+       temperature 0, later ones sampled with a fixed seed). Fallbacks, each passing the same
+       check (:mod:`halluforge.forge.donors`): a shifted date or number; the best-ranked
+       same-kind rival (MiniLM: answers of neighbouring questions first, then the dataset's and
+       the bundled lexicon's); the kind pool in a seeded random order. Nothing plausible: the
+       seed case is skipped with the reason.
     2. *rewrite* (template ``answer_swap/rewrite``): the new evidence. Accepted when the new
        answer occurs in it, no gold alias does, and the passage with the answers masked is
        at least ``similarity`` close to the original (word-level difflib ratio). Fallback:
