@@ -34,6 +34,8 @@ def test_kill_during_answer_then_resume(tmp_path: Path) -> None:
         "models": {"generator": "mock/echo", "targets": ["mock/echo"]},
         "backends": {"mock": {"delay_s": 0.02, "batch_size": 1}},
         "score": {"bootstrap": 20},
+        # the test is about resuming: no MiniLM load (answer_swap neighbours) before the first response
+        "families": {"answer_swap": {"neighbours": False}},
     }
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(config))

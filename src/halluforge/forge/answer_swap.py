@@ -15,11 +15,16 @@ The attack
 Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
     1. *propose* (template ``answer_swap/propose``): the wrong answer. Accepted when it is
        non-empty, at most ``max_answer_words`` words, differs from every gold alias (after
-       SQuAD normalisation, neither containing the other), has the gold answer's type when
-       that type is known (:mod:`halluforge.forge.answer_types`) and does not already occur
-       in the evidence. Up to ``max_attempts`` proposals (the first at temperature 0, later
-       ones sampled with a fixed seed). Fallback: a same-type gold answer of another example
-       of the dataset, else a shifted date or number.
+       SQuAD normalisation, neither containing the other), has the gold answer's coarse type
+       (:mod:`halluforge.forge.answer_types`), does not already occur in the evidence and passes
+       the plausibility check (:meth:`AnswerSwap.implausible`): the gold answer's fine kind
+       (:mod:`halluforge.forge.kinds`: a writer for a writer, a river for a river), a date or
+       number within a believable window. Up to ``max_attempts`` proposals (the first at
+       temperature 0, later ones sampled with a fixed seed). Fallbacks, each passing the same
+       check (:mod:`halluforge.forge.donors`): a shifted date or number; the best-ranked
+       same-kind rival (MiniLM: answers of neighbouring questions first, then the dataset's and
+       the bundled lexicon's); the kind pool in a seeded random order. Nothing plausible: the
+       seed case is skipped with the reason.
     2. *rewrite* (template ``answer_swap/rewrite``): the new evidence. Accepted when the new
        answer occurs in it, no gold alias does, and the passage with the answers masked is
        at least ``similarity`` close to the original (word-level difflib ratio). Fallback:
@@ -58,16 +63,33 @@ from pydantic import Field
 from halluforge.errors import BackendError
 from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type, looks_like_name
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.donors import (
+    NeighbourIndex,
+    build_kind_pool,
+    build_neighbours,
+    draw_kind,
+    draw_ranked,
+    example_kind,
+)
+from halluforge.forge.kinds import (
+    FEMALE,
+    Kind,
+    has_members,
+    is_member,
+    numbers_close,
+    wants_female,
+    years_close,
+)
 from halluforge.forge.validate import (
     Check,
+    answer_shape,
     answer_spans,
-    build_answer_pool,
     check_differs,
-    draw_pool_answer,
     first_failure,
     parse_answer,
     parse_passage,
     perturb_answer,
+    shift_year,
     similarity,
     span_replace,
     swap_checks,
@@ -97,6 +119,11 @@ _META = re.compile(
     re.I,
 )
 
+#: start of the skip reason when no wrong answer passes the plausibility check
+NO_PLAUSIBLE = "no plausible wrong answer"
+#: shifted dates or numbers tried before giving up on the perturb fallback
+_PERTURB_DRAWS = 8
+
 Position = Literal["first", "middle", "last"]
 #: AutoDebug keeps seed cases the generator model answers correctly with the evidence
 DEFAULT_BUCKETS: tuple[SeedBucket, ...] = ("closed_right_open_right", "closed_wrong_open_right")
@@ -117,6 +144,14 @@ class AnswerSwapOptions(GeneratorOptions):
         default=0.85, ge=0.0, le=1.0, description="least similarity of the evidence outside the answer"
     )
     max_answer_words: int = Field(default=5, ge=1, description="longest wrong answer accepted, in words")
+    neighbours: bool = Field(
+        default=True,
+        description="draw fallback answers from the examples with the most similar questions (MiniLM; "
+        "needs the retrieval extra, else the kind pool is used and the reason recorded)",
+    )
+    neighbour_min_examples: int = Field(
+        default=20, ge=2, description="fewest usable examples for the neighbour path; below it, the kind pool"
+    )
 
 
 def answer_position(evidence: str, start: int) -> Position:
@@ -160,13 +195,16 @@ class AnswerSwap(Generator):
                 self.skip(item, f"gold answer occurs {len(spans)} times; require_single_occurrence is on")
             ]
         answer_type = classify_answer(gold[0], example.question)
+        kind = example_kind(example)
         rng = random.Random(int(stable_id("answer_swap", ctx.seed, self.input_id(item)), 16))
         templates = self.templates()
 
-        new, expected_prov = await self._propose(example, gold, answer_type, evidence, ctx, rng, templates)
+        new, expected_prov = await self._propose(
+            example, gold, answer_type, kind, evidence, ctx, rng, templates
+        )
         if new is None:
-            reasons = "; ".join(expected_prov.rejected) or "no generator model"
-            return [self.skip(item, f"no wrong answer of type {answer_type}: {reasons}")]
+            reasons = "; ".join(expected_prov.rejected[-3:]) or "no generator model"
+            return [self.skip(item, f"{NO_PLAUSIBLE} of kind {kind}: {reasons}")]
 
         old = evidence[spans[0][0] : spans[0][1]]
         outcome = await self._rewrite(evidence, gold, old, new, ctx, templates[REWRITE])
@@ -195,6 +233,7 @@ class AnswerSwap(Generator):
                 | {"answer_short": len(new.split()) <= self.opts.max_answer_words},
                 metadata={
                     "answer_type": answer_type,
+                    "answer_kind": kind,
                     "answer_position": answer_position(evidence, spans[0][0]),
                     "occurrences": len(spans),
                     "similarity": round(similarity(evidence, context, gold, new), 4),
@@ -205,9 +244,82 @@ class AnswerSwap(Generator):
     # -- step 1: the wrong answer ---------------------------------------------------------------
 
     def reject_answer(
+        self,
+        candidate: str,
+        gold: list[str],
+        answer_type: AnswerType,
+        question: str,
+        evidence: str,
+        *,
+        kind: Kind | None = None,
+        dataset: dict[Kind, list[str]] | None = None,
+    ) -> str | None:
+        """Why a proposed wrong answer is unusable, or None when it is acceptable.
+
+        With ``kind``, the proposal must also pass :meth:`implausible` (same fine kind, a
+        value in a plausible window), as every fallback answer does.
+        """
+        reason = self._reject_form(candidate, gold, answer_type, question, evidence)
+        if reason is None and kind is not None:
+            reason = self.implausible(candidate, gold, kind, evidence, dataset, question=question)
+        return reason
+
+    def implausible(
+        self,
+        candidate: str,
+        gold: list[str],
+        kind: Kind,
+        evidence: str,
+        dataset: dict[Kind, list[str]] | None = None,
+        *,
+        shaped: bool = False,
+        question: str | None = None,
+    ) -> str | None:
+        """The plausibility check every wrong answer passes, from the LLM or a fallback.
+
+        Same kind (a known member of the gold answer's fine kind when anything is known of
+        that kind; :mod:`halluforge.forge.kinds`), a date within a window of years and a
+        number within a factor of the gold one, written like the gold answer (proper name
+        for proper name; with ``shaped``, a full date for a full date), not a gold alias, and
+        not already in the evidence. Returns the reason it fails, or None.
+        """
+        ok, reason = check_differs(candidate, gold)
+        if not ok:
+            return reason
+        if len(candidate.split()) > self.opts.max_answer_words:
+            return f"{candidate!r} is too long"
+        if contains_answer(evidence, candidate):
+            return f"{candidate!r} already occurs in the evidence"
+        form = form_type(candidate)
+        if kind in ("date", "number"):
+            if form is None or form not in (kind, form_type(gold[0])):  # "476" is written as a number
+                return f"{candidate!r} is not a {kind} like the gold answer"
+            if shaped and answer_shape(candidate) != answer_shape(gold[0]):
+                return f"{candidate!r} is not written like the gold answer {gold[0]!r}"
+            close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
+            if not close:
+                return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
+            return None
+        if form is not None:
+            return f"{candidate!r} is a {form}, the gold answer a {kind}"
+        member = is_member(candidate, kind, dataset)
+        if ":" in kind and has_members(kind, dataset) and not member:
+            return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"
+        if kind.startswith("person") and not member and not looks_like_name(candidate, single=True):
+            return f"{candidate!r} does not look like a person's name"
+        female = kind.startswith("person") and bool(question) and wants_female(question or "")
+        if female and not is_member(candidate, FEMALE, dataset):
+            return f"{candidate!r} is not known to be a woman, as the question asks"
+        if _proper(gold[0]) != _proper(candidate):
+            return (
+                f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
+            )
+        return None
+
+    def _reject_form(
         self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
     ) -> str | None:
-        """Why a proposed wrong answer is unusable, or None when it is acceptable."""
+        """The form checks of a generator model's proposal (no commentary, same type and casing)."""
         if not answer_key(candidate):
             return "empty proposal"
         words = len(candidate.split())
@@ -245,6 +357,7 @@ class AnswerSwap(Generator):
         example: Example,
         gold: list[str],
         answer_type: AnswerType,
+        kind: Kind,
         evidence: str,
         ctx: ForgeContext,
         rng: random.Random,
@@ -252,6 +365,7 @@ class AnswerSwap(Generator):
     ) -> tuple[str | None, FieldProvenance]:
         rejected: list[str] = []
         attempts = 0
+        pool, neighbours = self._donors(ctx)
         if ctx.llm is None:
             rejected.append("no generator model")
         else:
@@ -270,48 +384,77 @@ class AnswerSwap(Generator):
                     rejected.append(f"backend error: {completion.error_type or completion.error}")
                     continue
                 candidate = parse_answer(completion.text)
-                reason = self.reject_answer(candidate, gold, answer_type, example.question, evidence)
+                reason = self.reject_answer(
+                    candidate, gold, answer_type, example.question, evidence, kind=kind, dataset=pool
+                )
                 if reason is None:
                     return candidate, FieldProvenance(
                         path="llm", method=PROPOSE, attempts=attempts, rejected=rejected
                     )
                 rejected.append(reason)
-        # fallbacks, best first: a dataset answer of the same type (for dates and numbers, of the
-        # same shape), a shifted date or number, then any dataset answer of the same type
-        pool = self._pool(ctx)
-        shaped = answer_type in ("date", "number")
-        new = draw_pool_answer(
-            answer_type, pool, gold, rng, avoid_in=evidence, like=gold[0] if shaped else None
-        )
-        if new is not None:
-            return new, FieldProvenance(path="fallback", method="pool", attempts=attempts, rejected=rejected)
-        perturbed = perturb_answer(gold[0], answer_type, rng)
-        if perturbed is not None:
-            reason = self.reject_answer(perturbed, gold, answer_type, example.question, evidence)
-            if reason is None:
-                return perturbed, FieldProvenance(
-                    path="fallback", method="perturb", attempts=attempts, rejected=rejected
-                )
-            rejected.append(f"perturbed answer rejected: {reason}")
-        new = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=evidence) if shaped else None
-        if new is not None:
-            return new, FieldProvenance(path="fallback", method="pool", attempts=attempts, rejected=rejected)
-        rejected.append(f"no {answer_type} answer in the dataset's pool")
+
+        def fallback(method: str, answer: str) -> tuple[str, FieldProvenance]:
+            return answer, FieldProvenance(
+                path="fallback", method=method, attempts=attempts, rejected=rejected
+            )
+
+        def accept(answer: str) -> str | None:
+            return self.implausible(
+                answer, gold, kind, evidence, pool, shaped=True, question=example.question
+            )
+
+        # fallbacks, best first (docs/families/answer_swap.md): a date or number shifted within a
+        # plausible window; the nearest question's answer of the same kind; any answer of the
+        # same kind in the dataset, then in the bundled lexicon
+        if kind in ("date", "number"):
+            for _ in range(_PERTURB_DRAWS):
+                perturbed = perturb_answer(gold[0], cast(AnswerType, kind), rng)
+                if perturbed is not None and accept(perturbed) is not None and kind == "date":
+                    perturbed = shift_year(gold[0], rng)  # "9 November 1989" must lose its year alias
+                if perturbed is not None and accept(perturbed) is None:
+                    return fallback("perturb", perturbed)
+        if neighbours.reason is not None:
+            rejected.append(f"no neighbours: {neighbours.reason}")
+        else:
+            new, path, why = draw_ranked(neighbours.ranked(example.id), accept)
+            rejected.extend(why[:3])
+            if new is not None and path is not None:
+                return fallback(path, new)
+        if ":" in kind or kind == "person":  # a bare "place" or "other": only a neighbour is trusted
+            new, path = draw_kind(kind, pool, rng, accept)
+            if new is not None and path is not None:
+                return fallback(path, new)
+        rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
 
     def prepare(self, ctx: ForgeContext) -> None:
-        """Build the same-type answer pool once, before the units are forged."""
-        self._pool(ctx)
+        """Build the kind pool and the neighbour donors once, before the units are forged."""
+        self._donors(ctx)
 
-    def _pool(self, ctx: ForgeContext) -> dict[AnswerType, list[str]]:
-        """The dataset's answers by type, built once per forge context."""
-        key = f"answer_swap:pool:{self.opts.max_answer_words}"
-        pool = ctx.resources.get(key)
-        if pool is None:
+    def donors_key(self) -> str:
+        """The key of the donors in ``ForgeContext.resources`` (it names the options they depend on)."""
+        opts = self.opts
+        return f"answer_swap:donors:{opts.max_answer_words}:{opts.neighbours}:{opts.neighbour_min_examples}"
+
+    def _donors(self, ctx: ForgeContext) -> tuple[dict[Kind, list[str]], NeighbourIndex]:
+        """The dataset's answers by fine kind and the neighbour donors, built once per forge context."""
+        key = self.donors_key()
+        found = ctx.resources.get(key)
+        if found is None:
             examples = list(ctx.examples) or [s.example for s in ctx.seed_cases]
-            pool = build_answer_pool(examples, max_words=self.opts.max_answer_words)
-            ctx.resources[key] = pool
-        return cast(dict[AnswerType, list[str]], pool)
+            pool = build_kind_pool(examples, max_words=self.opts.max_answer_words)
+            if self.opts.neighbours:
+                index = build_neighbours(
+                    examples,
+                    pool=pool,
+                    min_examples=self.opts.neighbour_min_examples,
+                    max_words=self.opts.max_answer_words,
+                )
+            else:
+                index = NeighbourIndex(reason="neighbours are off (families.answer_swap.neighbours)")
+            found = (pool, index)
+            ctx.resources[key] = found
+        return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
 
     # -- step 2: the new evidence -------------------------------------------------------------
 
@@ -343,6 +486,14 @@ class AnswerSwap(Generator):
             return reason
         prov = FieldProvenance(path="fallback", method="span_replace", attempts=attempts, rejected=rejected)
         return text, prov, checks
+
+
+def _proper(text: str) -> bool:
+    """Whether an answer is written as a proper name ("the Nile", "Au") rather than a common noun."""
+    words = text.split()
+    if words and words[0].lower() in ("the", "a", "an") and len(words) > 1:
+        words = words[1:]
+    return bool(words) and words[0][:1].isupper()
 
 
 def _is_title(text: str) -> bool:

@@ -280,6 +280,25 @@ def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> 
     return None
 
 
+_YEAR_RE = re.compile(r"\b([1-9][0-9]{2}|1[0-9]{3}|20[0-9]{2})\b")
+
+
+def shift_year(answer: str, rng: random.Random, *, max_shift: int = 10) -> str | None:
+    """The date with its (last) year moved 1 to ``max_shift`` years: "9 November 1989" -> "9 November 1986".
+
+    A full date whose year alone is also a gold alias ("1989") needs a new year, not only a new
+    month, to differ from every alias; a small shift keeps it believable. None without a year.
+    """
+    years = list(_YEAR_RE.finditer(answer))
+    if not years:
+        return None
+    year = years[-1]
+    value = int(year.group())
+    step = rng.randint(1, max_shift) * rng.choice((-1, 1))
+    new = value + step if value + step <= 2100 else value - abs(step)
+    return answer[: year.start()] + str(new) + answer[year.end() :]
+
+
 # -- fallbacks: span replacement ----------------------------------------------------------------
 
 _SMALL_WORDS = frozenset(
@@ -435,6 +454,7 @@ __all__ = [
     "parse_answer",
     "parse_passage",
     "perturb_answer",
+    "shift_year",
     "similarity",
     "span_replace",
     "starts_with_vowel_sound",

@@ -19,6 +19,8 @@ from halluforge.data.qa import load_reeval
 from halluforge.families import FAMILIES
 from halluforge.forge.answer_swap import AnswerSwap, answer_position
 from halluforge.forge.base import ForgeContext
+from halluforge.forge.donors import build_kind_pool
+from halluforge.forge.kinds import is_member, numbers_close, years_close
 from halluforge.forge.validate import answer_shape, span_replace
 from halluforge.records import Example, SeedCase, Skip, TestCase
 from halluforge.text import contains_answer
@@ -84,15 +86,18 @@ async def test_llm_path_accepted_end_to_end() -> None:
     }
 
 
-async def test_gold_alias_proposal_falls_back_to_a_pool_answer() -> None:
+async def test_gold_alias_proposal_falls_back_to_a_same_kind_pool_answer() -> None:
     llm = mock([(PROPOSE, "Austen"), (REWRITE, "garbage")])
     case = await forge(AUSTEN, context(llm))
     assert isinstance(case, TestCase) and case.valid
     prov = case.provenance.fields["expected"]
-    assert (prov.path, prov.method, prov.attempts) == ("fallback", "pool", 2)
-    assert len(prov.rejected) == 2 and all("overlaps gold answer" in r for r in prov.rejected)
+    assert (prov.path, prov.method, prov.attempts) == ("fallback", "kind_pool", 2)
+    assert all("overlaps gold answer" in r for r in prov.rejected[:2])
+    # six examples are too few for neighbours: the path says so
+    assert prov.rejected[2].startswith("no neighbours: dataset too small for neighbours")
     (new,) = case.expected
-    assert new in {"William Shakespeare", "Pablo Picasso", "Marie Curie"}  # same type, from the data
+    assert new in {"William Shakespeare", "Homer"}  # another writer of the data, not the painter
+    assert case.metadata["answer_kind"] == "person:writer"
     assert not contains_answer(case.context or "", "Austen")
 
 
@@ -140,7 +145,7 @@ async def test_without_a_generator_model_rules_do_all_the_work() -> None:
     case = await forge(AUSTEN, context(None))
     assert isinstance(case, TestCase) and case.valid
     assert case.provenance.generator_model is None
-    assert case.provenance.fields["expected"].rejected == ["no generator model"]
+    assert case.provenance.fields["expected"].rejected[0] == "no generator model"
     assert case.provenance.fields["context"].path == "fallback"
 
 
@@ -148,7 +153,7 @@ async def test_backend_failures_become_fallbacks_with_the_reason() -> None:
     llm = mock(fail=[PROPOSE, REWRITE])
     case = await forge(AUSTEN, context(llm))
     assert isinstance(case, TestCase) and case.valid
-    assert case.provenance.fields["expected"].rejected == ["backend error: BackendUnavailableError"] * 2
+    assert case.provenance.fields["expected"].rejected[:2] == ["backend error: BackendUnavailableError"] * 2
     assert case.provenance.fields["context"].rejected == ["backend error: BackendUnavailableError"]
 
 
@@ -190,7 +195,7 @@ async def test_unusable_examples_are_skipped_with_a_reason() -> None:
     assert isinstance(skip, Skip) and "does not occur in the evidence" in skip.reason
     lonely = Example.build("who is the best", ["Zed Quux"], "Zed Quux is the best.", id="ex-lonely")
     skip = await forge(lonely, context(None, examples=[lonely]))
-    assert isinstance(skip, Skip) and skip.reason.startswith("no wrong answer of type person")
+    assert isinstance(skip, Skip) and skip.reason.startswith("no plausible wrong answer of kind person")
 
 
 def test_answer_position_by_thirds() -> None:
@@ -241,16 +246,26 @@ async def test_bundled_sample_stays_valid_when_the_llm_writes_garbage() -> None:
         [(PROPOSE, "I think it must be something else, sorry."), (REWRITE, "The passage is about things.")],
     )
     ctx = context(llm, examples=examples)
-    gen = AnswerSwap()
+    gen = AnswerSwap.from_config({"neighbours": False})  # the main job's path without the retrieval extra
     made = [m for e in examples for m in await gen.forge_one(e, ctx)]
     cases = [m for m in made if isinstance(m, TestCase)]
     valid = [c for c in cases if c.valid]
     assert len(valid) >= 0.95 * len(examples)
+    pool = build_kind_pool(examples)
+    for case in cases:  # every swap keeps its fine kind, and numbers and dates stay near the gold one
+        kind, old, new = case.metadata["answer_kind"], case.original_answers[0], case.expected[0]
+        if ":" in kind:
+            assert is_member(new, kind, pool), (kind, old, new)
+        elif kind == "number":
+            assert numbers_close(old, new), (old, new)
+        elif kind == "date":
+            assert years_close(old, new), (old, new)
     for case in valid:
         assert not any(contains_answer(case.context or "", a) for a in case.original_answers)
         assert contains_answer(case.context or "", case.expected[0])
     methods = Counter(c.provenance.fields["expected"].method for c in cases)
-    assert methods["answer_swap/propose"] == 0 and methods["pool"] > 0.8 * len(cases)
+    assert methods["answer_swap/propose"] == 0
+    assert set(methods) <= {"neighbour", "kind_pool", "kind_lexicon", "perturb"}
     assert {c.provenance.fields["context"].method for c in cases} == {"span_replace"}
     types = Counter(c.metadata["answer_type"] for c in cases)
     assert types["person"] >= 15 and types["date"] >= 15 and types["number"] >= 15
@@ -270,15 +285,17 @@ async def test_real_realtimeqa_evidence_without_a_model() -> None:
         pytest.skip("shared/data is not beside this checkout")
     examples, _ = apply_filters(load_reeval(DataSource(loader="reeval", path=str(path))), FilterConfig())
     ctx = context(None, examples=examples)
-    gen = AnswerSwap()
+    gen = AnswerSwap.from_config({"neighbours": False})  # the kind path; no MiniLM in this test
     made = [m for e in examples for m in await gen.forge_one(e, ctx)]
     cases = [m for m in made if isinstance(m, TestCase)]
     skips = [m for m in made if isinstance(m, Skip)]
     assert all(c.valid for c in cases)
-    # RealtimeQA answers are multiple-choice options, often not verbatim in the evidence: those
-    # are skipped with that reason, and nothing else fails
-    assert all("does not occur in the evidence" in s.reason for s in skips)
-    assert len(cases) >= 0.75 * len(examples)
+    # RealtimeQA answers are multiple-choice options, often not verbatim in the evidence, and
+    # many have no finer kind than "other", which only a neighbour may fill: those two reasons
+    # are the only skips (334 cases of 796 on 2026-11-24, docs/families/answer_swap.md)
+    reasons = ("does not occur in the evidence", "no plausible wrong answer of kind")
+    assert all(any(r in s.reason for r in reasons) for s in skips)
+    assert len(cases) >= 0.35 * len(examples)
 
 
 @pytest.mark.parametrize(

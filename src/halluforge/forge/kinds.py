@@ -1,0 +1,320 @@
+"""Finer answer kinds: a writer for a writer, a river for a river, a currency for a currency.
+
+:func:`~halluforge.forge.answer_types.classify_answer` says whether an answer is a date, a
+number, a person, a place or "other". That is too coarse for a wrong answer a reader would
+believe: *Romeo and Juliet* by George Washington is a person for a person, the Sahara as the
+capital of Canada a place for a place, and "other" lets the yen become ``femur``. ReEval asks
+for "a plausible wrong answer of the same type"; this module names the type finely enough.
+
+A **kind** is a string ``"<coarse>:<fine>"`` (``"person:writer"``, ``"place:river"``,
+``"thing:currency"``) or a coarse type alone when nothing finer is known (``"person"``,
+``"other"``, ``"date"``, ``"number"``). Rules, strongest first:
+
+1. dates and numbers keep their coarse type; how close a wrong value must be is
+   :func:`numbers_close` / :func:`years_close` (a plausible window, not a kind);
+2. people get a **role** from the question's verb or noun, tried in a fixed priority order
+   (astronaut, explorer, scientist, inventor, composer, painter, sculptor, director, writer,
+   leader, ...): "who wrote ..." is a writer, "who was the first person to walk on the moon"
+   an astronaut, "who led the first expedition to the south pole" an explorer;
+3. places and things get the **noun the question asks about**: of the cue words found in the
+   question's last sentence, the one that comes first ("in which *country* is the city of
+   Timbuktu" is a country, "which *element* has the chemical symbol Fe" an element);
+4. with no cue in the question, an answer that is a known member of one kind (the bundled
+   lexicon, ``data/bundled/kind_lexicon.json``) takes that kind ("New York City": a city).
+
+Members of a kind (:func:`lexicon`) are well-known names and terms compiled by the project;
+the answer-swap fallback draws from them when the dataset itself has no other answer of the
+kind, and a generator model's proposal must be a known member (of the lexicon or of the
+dataset's answers of that kind) when its kind has members. English only; a heuristic, checked
+on held-out questions in ``tests/unit/forge/test_kinds.py`` and ``docs/families/answer_swap.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from importlib import resources
+
+from halluforge.forge.answer_types import AnswerType, classify_answer, form_type
+from halluforge.text import normalize_answer
+
+Kind = str
+
+#: person roles, in priority order: the first whose cue occurs in the question wins
+_ROLE_CUES: tuple[tuple[str, str], ...] = (
+    (
+        "astronaut",
+        r"\b(?:astronauts?|cosmonauts?|into space|in space|on the moon|to the moon|orbit(?:ed)?)\b",
+    ),
+    ("explorer", r"\b(?:expeditions?|explor(?:er|ed|ers)|(?:north|south) pole|circumnavigat\w*|sailed)\b"),
+    (
+        "scientist",
+        r"\b(?:discover(?:ed|y)?|theory|theories|formulat\w*|laws? of|physicist|chemist|biologist|"
+        r"scientist|nobel|periodic table|evolution|radioactivity)\b",
+    ),
+    ("inventor", r"\b(?:invent(?:ed|ing|or|ion)?|patent(?:ed)?)\b"),
+    ("composer", r"\b(?:compos(?:ed|er)|symphon\w*|operas?|concertos?|sonatas?)\b"),
+    ("painter", r"\b(?:paint(?:ed|er|ing)?)\b"),
+    ("sculptor", r"\b(?:sculpt(?:ed|or|ure)?|statue)\b"),
+    ("director", r"\b(?:directed|director|filmmaker)\b"),
+    ("thinker", r"\b(?:philosoph\w*|manifesto|economist|thinker|treatise)\b"),
+    (
+        "writer",
+        r"\b(?:wrote|write|written|writer|authou?r(?:ed)?|novel(?:ist)?|poet|poem|playwright|penned)\b",
+    ),
+    ("prime minister", r"\b(?:prime minister|premier|chancellor)\b"),
+    ("president", r"\bpresident\b"),
+    ("monarch", r"\b(?:emperor|empress|king|queen|pharaoh|tsar|czar|sultan|monarch|reigned)\b"),
+    (
+        "activist",
+        r"\b(?:led|leader of) the (?:\w+ ){0,2}(?:march|movement|protest|campaign|boycott|strike|struggle)\b|"
+        r"\b(?:activist|civil rights|independence movement)\b",
+    ),
+    ("leader", r"\b(?:dictator|led|leader|ruler|ruled|governor|mayor|senator|elected|minister)\b"),
+    ("athlete", r"\b(?:won the|champion\w*|player|athlete|scored|coach|tournament|medal)\b"),
+    ("business", r"\b(?:ceo|chief executive|founder|founded|billionaire|businessman|businesswoman)\b"),
+    ("entertainer", r"\b(?:actor|actress|singer|rapper|starred|album|band|comedian|host)\b"),
+)
+
+#: place and thing kinds by the noun a question asks about (the earliest cue in the question wins)
+_NOUN_CUES: tuple[tuple[str, str], ...] = (
+    ("place:capital", r"capital(?: city)?"),
+    ("place:range", r"mountain range|range"),
+    ("place:city", r"city|cities|town"),
+    ("place:country", r"country|countries"),
+    ("place:region", r"state|province|region|county|territory"),
+    ("place:river", r"river"),
+    ("place:mountain", r"mountain|peak|volcano"),
+    ("place:ocean", r"ocean"),
+    ("place:sea", r"sea"),
+    ("place:lake", r"lake"),
+    ("place:desert", r"desert"),
+    ("place:strait", r"strait|straits|channel"),
+    ("place:island", r"island"),
+    ("place:continent", r"continent"),
+    ("thing:chemical symbol", r"chemical symbol|symbol"),
+    ("thing:element", r"element|metal"),
+    ("thing:gas", r"gas|gases"),
+    ("thing:material", r"material|mineral|substance"),
+    ("thing:planet", r"planet"),
+    ("thing:galaxy", r"galaxy"),
+    ("thing:currency", r"currency"),
+    ("thing:organ", r"organ"),
+    ("thing:bone", r"bone"),
+    ("thing:organelle", r"part of the cell|organelle"),
+    ("thing:language", r"language"),
+    ("thing:ship", r"ship|vessel|boat"),
+    ("thing:spacecraft", r"satellite|spacecraft|lunar module|rocket|space probe"),
+    ("thing:book of the bible", r"book of the bible"),
+    ("thing:sport", r"sport"),
+    ("thing:ingredient", r"ingredient"),
+    ("thing:company", r"company|companies|firm|brand|manufacturer|carmaker|airline"),
+    ("thing:organisation", r"agency|organi[sz]ation|institution"),
+    ("thing:animal", r"animal|species|mammal|bird"),
+    ("thing:instrument", r"instrument"),
+    ("thing:colour", r"colou?r"),
+)
+_ROLE_RES = tuple((role, re.compile(cue, re.I)) for role, cue in _ROLE_CUES)
+_NOUN_RE = re.compile("|".join(rf"(?P<k{i}>\b(?:{cue})s?\b)" for i, (_, cue) in enumerate(_NOUN_CUES)), re.I)
+#: kinds whose members may also answer for another kind: any capital is a city
+_ALSO: Mapping[Kind, tuple[Kind, ...]] = {"place:city": ("place:capital",)}
+#: answer forms that show a kind on their own
+_FORM_KINDS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    ("place:river", re.compile(r"\briver\b", re.I)),
+    ("place:lake", re.compile(r"^lake\b", re.I)),
+    ("place:mountain", re.compile(r"^(?:mount|mt\.?)\s", re.I)),
+    ("place:ocean", re.compile(r"\bocean\b", re.I)),
+    ("place:desert", re.compile(r"\bdesert\b", re.I)),
+    ("place:strait", re.compile(r"\bstraits? of\b", re.I)),
+)
+
+
+@functools.lru_cache(maxsize=1)
+def lexicon() -> dict[Kind, tuple[str, ...]]:
+    """The bundled members of each kind (``data/bundled/kind_lexicon.json``), read once."""
+    resource = resources.files("halluforge.data").joinpath("bundled", "kind_lexicon.json")
+    raw = json.loads(resource.read_text(encoding="utf-8"))
+    return {kind: tuple(members) for kind, members in raw.items() if not kind.startswith("_")}
+
+
+@functools.lru_cache(maxsize=1)
+def _member_kinds() -> dict[str, tuple[Kind, ...]]:
+    """Normalised member → the lexicon kinds it belongs to."""
+    found: dict[str, list[Kind]] = {}
+    for kind, members in lexicon().items():
+        for member in members:
+            found.setdefault(normalize_answer(member), []).append(kind)
+    return {key: tuple(kinds) for key, kinds in found.items()}
+
+
+def lexicon_kinds(answer: str) -> tuple[Kind, ...]:
+    """The lexicon kinds ``answer`` is a member of (empty when unknown)."""
+    return _member_kinds().get(normalize_answer(answer), ())
+
+
+def _last_sentence(question: str) -> str:
+    """News questions put context first; the asking sentence is the last one."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", question.strip())
+    return sentences[-1] if sentences else ""
+
+
+_FEMALE_CUE = re.compile(r"\b(?:woman|women|female|queen|empress|actress|princess|girl|lady|she|her)\b", re.I)
+#: the lexicon list of known women (a constraint, not a kind)
+FEMALE = "trait:female"
+
+
+def wants_female(question: str) -> bool:
+    """Whether the question asks for a woman ("the first woman to win a Nobel prize")."""
+    return bool(_FEMALE_CUE.search(_last_sentence(question)))
+
+
+def question_role(question: str) -> str | None:
+    """The role a "who" question asks for ("writer", "painter", ...), or None."""
+    q = _last_sentence(question)
+    for role, cue in _ROLE_RES:
+        if cue.search(q):
+            return role
+    return None
+
+
+_WH = re.compile(r"\b(?:which|what|where|who|whose|whom)\b", re.I)
+_NAME_OF = re.compile(r"\b(?:the\s+)?(?:name|kind|type|sort)\s+of\s+(?:the\s+)?", re.I)
+#: how many words after the wh-word the noun asked about may come ("what is the largest hot desert")
+_CUE_WINDOW = 6
+
+
+def question_noun_kind(question: str) -> Kind | None:
+    """The place or thing kind of the noun a question asks about, or None.
+
+    The noun is the first cue word within a few words after the question's wh-word ("in which
+    *country* is the city of Timbuktu", "what is the largest hot *desert*"); "the name of" and
+    "which kind of" are skipped. A cue elsewhere in the question ("The European Space *Agency*
+    wants to give which celestial body ...") names the topic, not the answer, and is ignored;
+    a question without a wh-word is searched whole.
+    """
+    q = _NAME_OF.sub("", _last_sentence(question))
+    wh = _WH.search(q)
+    window = len(q)
+    if wh is not None:
+        if wh.group().lower() == "where":  # "where was the ship heading?" asks for a place, not a ship
+            return None
+        q = " ".join(q[wh.end() :].split())
+        window = len(" ".join(q.split()[:_CUE_WINDOW]))
+    match = _NOUN_RE.search(q)
+    if match is None or match.lastgroup is None or match.start() >= window:
+        return None
+    return _NOUN_CUES[int(match.lastgroup[1:])][0]
+
+
+def classify_kind(answer: str, question: str | None = None, *, answer_type: AnswerType | None = None) -> Kind:
+    """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown."""
+    coarse = answer_type or classify_answer(answer, question)
+    if coarse in ("date", "number"):
+        if form_type(answer) is not None or any(ch.isdigit() for ch in answer):
+            return coarse
+        # "who was on the throne when the colonies declared independence?" -> "King George III"
+        coarse = "person" if re.search(r"\bwho\b", question or "", re.I) else "other"
+    members = tuple(k for k in lexicon_kinds(answer) if not k.startswith("trait:"))
+    if coarse == "person":
+        role = question_role(question or "")
+        people = [k for k in members if k.startswith("person:")]
+        if role is not None and (not people or f"person:{role}" in people):
+            return f"person:{role}"
+        if people:  # "who wrote On the Origin of Species": Darwin is known as a scientist
+            return people[0]
+        return "person"
+    noun = question_noun_kind(question or "")
+    if noun is not None:
+        return noun
+    for kind, form in _FORM_KINDS:
+        if form.search(answer):
+            return kind
+    if members:
+        same = [k for k in members if k.startswith(f"{coarse}:")] or list(members)
+        return same[0]
+    return "other" if coarse == "other" else coarse
+
+
+def kinds_match(wanted: Kind, found: Kind) -> bool:
+    """Whether an answer of kind ``found`` can stand in for one of kind ``wanted``."""
+    return found == wanted or found in _ALSO.get(wanted, ())
+
+
+def is_member(answer: str, kind: Kind, dataset: Mapping[Kind, list[str]] | None = None) -> bool:
+    """Whether ``answer`` is a known member of ``kind``: in the lexicon or the dataset's answers."""
+    if any(kinds_match(kind, k) for k in lexicon_kinds(answer)):
+        return True
+    key = normalize_answer(answer)
+    for k in (kind, *_ALSO.get(kind, ())):
+        if any(normalize_answer(a) == key for a in (dataset or {}).get(k, ())):
+            return True
+    return False
+
+
+def has_members(kind: Kind, dataset: Mapping[Kind, list[str]] | None = None) -> bool:
+    """Whether anything is known to be of ``kind`` (so a proposal can be checked against it)."""
+    return bool(lexicon().get(kind)) or bool((dataset or {}).get(kind))
+
+
+def kind_members(kind: Kind) -> list[str]:
+    """The lexicon members that can stand in for ``kind`` (its own and compatible kinds)."""
+    table = lexicon()
+    out: list[str] = []
+    for k in (kind, *_ALSO.get(kind, ())):
+        out.extend(table.get(k, ()))
+    return out
+
+
+_FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_YEAR_IN = re.compile(r"\b(\d{3,4})\b")
+
+
+def _value(text: str) -> float | None:
+    match = _FIRST_NUMBER.search(text)
+    return float(match.group().replace(",", "")) if match else None
+
+
+def numbers_close(old: str, new: str, *, factor: float = 1.6, small: int = 3) -> bool:
+    """A wrong amount a reader would believe: within ``factor`` of the old one, or ``small`` away.
+
+    Water boiling at 8,849 degrees, or light doing 11 km/s, fails; 150 degrees or 250,000 km/s
+    passes. Answers without digits (number words) are not compared here.
+    """
+    a, b = _value(old), _value(new)
+    if a is None or b is None:
+        return True
+    if a == b:
+        return False
+    if abs(a - b) <= small and a > small:
+        return True
+    if a <= 0 or b <= 0:
+        return abs(a - b) <= max(small, abs(a))
+    return 1 / factor <= b / a <= factor
+
+
+def years_close(old: str, new: str, *, window: int = 30) -> bool:
+    """Dates whose years are at most ``window`` years apart (no year on either side: True)."""
+    a, b = _YEAR_IN.findall(old), _YEAR_IN.findall(new)
+    if not a or not b:
+        return True
+    return abs(int(a[-1]) - int(b[-1])) <= window
+
+
+__all__ = [
+    "FEMALE",
+    "Kind",
+    "classify_kind",
+    "has_members",
+    "is_member",
+    "kind_members",
+    "kinds_match",
+    "lexicon",
+    "lexicon_kinds",
+    "numbers_close",
+    "question_noun_kind",
+    "question_role",
+    "wants_female",
+    "years_close",
+]

@@ -1,0 +1,176 @@
+"""Finer answer kinds: each rule on hand-made questions, and the plausibility windows."""
+
+from __future__ import annotations
+
+import pytest
+
+from halluforge.forge.kinds import (
+    FEMALE,
+    classify_kind,
+    has_members,
+    is_member,
+    kind_members,
+    kinds_match,
+    lexicon,
+    numbers_close,
+    question_noun_kind,
+    question_role,
+    wants_female,
+    years_close,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        ("who wrote the canterbury tales", "writer"),
+        ("who is the author of war and peace", "writer"),
+        ("who painted the night watch", "painter"),
+        ("who sculpted the thinker", "sculptor"),
+        ("who composed the moonlight sonata", "composer"),
+        ("who directed the film psycho", "director"),
+        ("who discovered the electron", "scientist"),
+        ("who was the first woman to win a nobel prize in physics", "scientist"),
+        ("who invented the light bulb", "inventor"),
+        ("who was the first person to orbit the earth in space", "astronaut"),
+        ("who led the first expedition to reach the north pole", "explorer"),
+        ("who wrote the wealth of nations treatise", "thinker"),
+        ("who was the 16th president of the united states", "president"),
+        ("who was prime minister of britain during the second world war", "prime minister"),
+        ("who was the last emperor of china", "monarch"),
+        ("who led the montgomery bus boycott", "activist"),
+        ("who was elected mayor of london", "leader"),
+        ("Which tennis player won the tournament this year?", "athlete"),
+        ("Which billionaire founded the rocket company?", "business"),
+        ("Which singer released the album?", "entertainer"),
+        ("who is the main character of the story", None),
+    ],
+)
+def test_person_roles_come_from_the_question(question: str, role: str | None) -> None:
+    assert question_role(question) == role
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what is the capital of peru", "place:capital"),
+        ("in which city is the leaning tower", "place:city"),
+        ("in which country is the city of petra", "place:country"),  # the first noun after "which"
+        ("which us state is known as the sunshine state", "place:region"),
+        ("what is the longest river in europe", "place:river"),
+        ("in which mountain range is k2", "place:range"),
+        ("what is the highest mountain in europe", "place:mountain"),
+        ("what is the smallest ocean", "place:ocean"),
+        ("which sea lies between italy and croatia", "place:sea"),
+        ("what is the deepest lake in the world", "place:lake"),
+        ("what is the largest desert in asia", "place:desert"),
+        ("which strait separates asia from north america", "place:strait"),
+        ("what is the largest island in the mediterranean", "place:island"),
+        ("on which continent is egypt", "place:continent"),
+        ("what is the chemical symbol for silver", "thing:chemical symbol"),
+        ("which element has the atomic symbol o", "thing:element"),
+        ("which gas makes up most of the air", "thing:gas"),
+        ("what is the softest mineral", "thing:material"),
+        ("which planet is known as the red planet", "thing:planet"),
+        ("what is the name of the galaxy nearest to ours", "thing:galaxy"),
+        ("what is the currency of india", "thing:currency"),
+        ("which organ produces insulin", "thing:organ"),
+        ("what is the smallest bone in the body", "thing:bone"),
+        ("which part of the cell holds its dna", "thing:organelle"),
+        ("what language is spoken in mexico", "thing:language"),
+        ("which ship sank in 1912", "thing:ship"),
+        ("what was the name of the first satellite to orbit the moon", "thing:spacecraft"),
+        ("what is the last book of the bible", "thing:book of the bible"),
+        ("what sport does the ryder cup honour", "thing:sport"),
+        ("what is the main ingredient of hummus", "thing:ingredient"),
+        ("which company makes the playstation", "thing:company"),
+        ("which agency runs the hubble telescope", "thing:organisation"),
+        ("which animal is the fastest on land", "thing:animal"),
+        ("which instrument has 88 keys", "thing:instrument"),
+        ("what colour is a ripe lemon", "thing:colour"),
+        # a cue word outside the noun asked about names the topic, not the answer
+        ("The European Space Agency wants to give which celestial body its own time zone?", None),
+        ("A snowstorm with lake-effect snow took aim at which state this week?", "place:region"),
+        ("who wrote the novel", None),
+    ],
+)
+def test_place_and_thing_kinds_come_from_the_noun_asked_about(question: str, kind: str | None) -> None:
+    assert question_noun_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "kind"),
+    [
+        ("Jane Austen", "who wrote emma", "person:writer"),
+        # the gold answer's known role wins over a question role it does not have
+        ("Charles Darwin", "who wrote on the origin of species", "person:scientist"),
+        ("Michelangelo", "who sculpted the pieta", "person:sculptor"),
+        ("Zed Quux", "who is the best", "person"),
+        ("Queen Victoria", None, "person:monarch"),  # no question: the lexicon decides
+        ("New York City", "where was the ship heading", "place:city"),  # no noun: lexicon member
+        ("Orinoco River", "where does the water go", "place:river"),  # no noun: the answer's form
+        ("Lake Placid", "where did it happen", "place:lake"),
+        ("1066", "in what year was the battle of hastings", "date"),
+        ("206", "how many bones are in the body", "number"),
+        # a "when" question answered with a name is about a person, not a date
+        ("King George III", "Who was on the throne when the colonies declared independence?", "person"),
+        ("Good vibes", "what did they bring", "other"),
+    ],
+)
+def test_classify_kind(answer: str, question: str | None, kind: str) -> None:
+    assert classify_kind(answer, question) == kind
+
+
+def test_a_loaders_coarse_type_is_refined_not_replaced() -> None:
+    assert classify_kind("Jupiter", "what is the largest planet", answer_type="other") == "thing:planet"
+    assert (
+        classify_kind("Canberra", "what is the capital of australia", answer_type="place") == "place:capital"
+    )
+
+
+def test_members_lexicon_and_dataset() -> None:
+    assert "Ag" in lexicon()["thing:chemical symbol"]
+    assert is_member("Ottawa", "place:capital") and is_member("ottawa", "place:city")  # a capital is a city
+    assert not is_member("Sydney", "place:capital")
+    assert kinds_match("place:city", "place:capital") and not kinds_match("place:capital", "place:city")
+    assert not is_member("Zed Quux", "person:writer")
+    assert is_member("Zed Quux", "person:writer", {"person:writer": ["Zed Quux"]})  # the dataset counts
+    assert has_members("thing:currency") and not has_members("thing:spaceship")
+    assert "Sydney" in kind_members("place:city") and "Ottawa" in kind_members("place:city")
+    assert is_member("Marie Curie", FEMALE) and not is_member("Isaac Newton", FEMALE)
+    assert wants_female("who was the first woman to climb everest")
+    assert not wants_female("who was the first man to climb everest")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "close"),
+    [
+        ("100", "8,849", False),  # water boiling at 8,849 degrees
+        ("299,792", "11", False),  # light at 11 km/s
+        ("100", "150", True),
+        ("206", "300", True),
+        ("3", "2", True),
+        ("3", "90", False),
+        ("42.195", "50", True),
+        ("80", "40", False),
+        ("46", "46", False),  # not a change at all
+        ("eight", "nine", True),  # number words are not compared
+    ],
+)
+def test_numbers_close(old: str, new: str, close: bool) -> None:
+    assert numbers_close(old, new) is close
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "close"),
+    [
+        ("29 June 2007", "26 April 1986", True),
+        ("29 June 2007", "20 July 1969", False),
+        ("1066", "1991", False),
+        ("1492", "1501", True),
+        ("the 1960s", "the 1970s", True),
+        ("spring", "autumn", True),
+    ],
+)
+def test_years_close(old: str, new: str, close: bool) -> None:
+    assert years_close(old, new) is close
