@@ -236,7 +236,10 @@ class RunConfig(ConfigModel):
     )
     output_dir: str = "runs"
     seed: int = Field(default=0, ge=0)
-    data: list[DataSource] = Field(default_factory=lambda: [DataSource()], min_length=1)
+    data: list[DataSource] = Field(
+        default_factory=lambda: [DataSource()],
+        description="may be empty only when every family forges from its own inputs (a KB, records)",
+    )
     filters: FilterConfig = Field(default_factory=FilterConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     select: SelectConfig = Field(default_factory=SelectConfig)

@@ -101,7 +101,11 @@ def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
                 generators[name] = generator
     for name in config.backends:
         out.check(f"backends.{name}", BACKENDS.get, name)
-    has_ready = any(source.test_cases for source in config.data)
+    from halluforge.data import ready_family
+
+    has_ready = any(ready_family(source) for source in config.data)
+    if not config.data and (not generators or any(g.needs_examples for g in generators.values())):
+        out.add("data", "is empty, which leaves nothing to do", "give at least one data source")
     if not config.families and not has_ready:
         out.add(
             "families",

@@ -96,6 +96,11 @@ class Generator(abc.ABC):
     #: folder of the family's own templates, for a family kept outside this package
     templates_root: ClassVar[str | None] = None
 
+    @property
+    def needs_examples(self) -> bool:
+        """Whether it forges from the run's loaded examples (False: from its own inputs, e.g. a KB)."""
+        return True
+
     def __init__(self, options: GeneratorOptions | None = None) -> None:
         self.options = options if options is not None else self.Options()
 

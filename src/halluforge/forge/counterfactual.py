@@ -167,6 +167,11 @@ class Counterfactual(Generator):
     uses_seed_cases = False
 
     @property
+    def needs_examples(self) -> bool:
+        """Only when ``sources`` names examples; records and terms are read by the family itself."""
+        return "examples" in self.opts.sources
+
+    @property
     def opts(self) -> CounterfactualOptions:
         """The options, typed."""
         return cast(CounterfactualOptions, self.options)

@@ -232,6 +232,11 @@ class FalsePremise(Generator):
     Options = FalsePremiseOptions
     uses_seed_cases = False
 
+    @property
+    def needs_examples(self) -> bool:
+        """False: questions come from the knowledge base, not from loaded examples."""
+        return False
+
     def __init__(self, options: GeneratorOptions | None = None) -> None:
         super().__init__(options)
         self.opts: FalsePremiseOptions = self.options  # type: ignore[assignment]

@@ -29,7 +29,7 @@ from pydantic import Field
 
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.records import Edit, Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
-from halluforge.text import MONTH_NAMES
+from halluforge.text import MONTH_NAMES, ordinal
 
 Kind = Literal["invalid_day", "future_year"]
 _MONTH_ALT = "|".join(MONTH_NAMES)
@@ -96,12 +96,6 @@ def days_in_month(month: int, year: int | None = None) -> int:
     if month == 2:
         return 28 if year is not None and not is_leap(year) else 29
     return calendar.monthrange(2001, month)[1]
-
-
-def ordinal(number: int) -> str:
-    """``1`` -> ``1st``, ``12`` -> ``12th``, ``23`` -> ``23rd``."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def _month_number(name: str) -> int:
@@ -277,5 +271,4 @@ __all__ = [
     "find_day_edit",
     "find_year_edit",
     "is_leap",
-    "ordinal",
 ]

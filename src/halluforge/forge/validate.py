@@ -26,7 +26,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from halluforge.forge.answer_types import ANSWER_TYPES, AnswerType, classify_answer
 from halluforge.records import Example
-from halluforge.text import MONTH_NAMES, answer_key, contains_answer, find_answer_spans, normalize_answer
+from halluforge.text import (
+    MONTH_NAMES,
+    answer_key,
+    contains_answer,
+    find_answer_spans,
+    normalize_answer,
+    ordinal_suffix,
+)
 
 Check = tuple[bool, str]
 
@@ -231,12 +238,6 @@ _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 _ORDINAL_RE = re.compile(r"^(st|nd|rd|th)")
 
 
-def _ordinal_suffix(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-
-
 def _shift(value: int, answer_type: AnswerType, rng: random.Random) -> int:
     if answer_type == "date" and 1000 <= value <= 2100:
         step = rng.randint(2, 30) * rng.choice((-1, 1))
@@ -270,7 +271,7 @@ def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> 
         text = f"{new:,}" if "," in raw else str(new)
         rest = answer[number.end() :]
         if _ORDINAL_RE.match(rest):
-            rest = _ordinal_suffix(new) + rest[2:]
+            rest = ordinal_suffix(new) + rest[2:]
         return answer[: number.start()] + text + rest
     word = _WORD_NUMBER_RE.search(answer)
     if word:
