@@ -302,22 +302,24 @@ def aggregate(
     """Group rows by ``key`` and give each group's mean and percentile-bootstrap interval.
 
     ``n_boot=0`` skips the bootstrap (no interval). Each group's resampling is seeded with a
-    hash of (``namespace``, ``seed``, the group key or ``seed_key(key)``), so the same rows
-    always give the same interval. Rows whose value is None are counted with their reason.
+    hash of (``namespace``, ``seed``, the group key or ``seed_key(key)``), and its values are
+    resampled in the order of their response ids, not the order they were stored in (which
+    follows when each answer came back), so the same rows always give the same interval. Rows
+    whose value is None are counted with their reason.
     """
     if n_boot != 0:
         check_options(n_boot, confidence)
-    values: dict[tuple[Hashable, ...], list[float]] = defaultdict(list)
+    values: dict[tuple[Hashable, ...], list[tuple[str, str, float]]] = defaultdict(list)
     missing: dict[tuple[Hashable, ...], Counter[str]] = defaultdict(Counter)
     for score in rows:
         group = key(score)
         if score.value is None:
             missing[group][str(score.details.get("reason", "not computed"))] += 1
         else:
-            values[group].append(float(score.value))
+            values[group].append((score.response_id, score.item or "", float(score.value)))
     out = []
     for group in sorted(set(values) | set(missing), key=lambda k: tuple(map(str, k))):
-        found = values.get(group, [])
+        found = [value for _, _, value in sorted(values.get(group, []))]
         reasons = missing.get(group, Counter())
         mean = low = high = None
         if found:

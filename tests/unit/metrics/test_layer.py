@@ -169,3 +169,15 @@ def test_aggregate_groups_by_any_key_with_reasons_and_seeded_intervals() -> None
     assert aggregate(rows, lambda s: (s.setting,), n_boot=200, seed=3) == groups
     with pytest.raises(Exception, match="n_boot"):
         aggregate(rows, lambda s: (), n_boot=-1)
+
+
+def test_aggregate_interval_does_not_depend_on_the_order_rows_were_stored_in() -> None:
+    import random
+
+    rows = [score(f"c{i:02d}", float(i % 3 == 0) + i / 100) for i in range(30)]
+    shuffled = list(rows)
+    random.Random(7).shuffle(shuffled)
+    assert shuffled != rows
+    ordered = aggregate(rows, lambda s: (s.setting,), n_boot=300, seed=1)
+    assert aggregate(shuffled, lambda s: (s.setting,), n_boot=300, seed=1) == ordered
+    assert ordered[0].ci_low is not None and ordered[0].ci_low < ordered[0].mean < ordered[0].ci_high
