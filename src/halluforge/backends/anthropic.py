@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlparse
 
@@ -43,6 +42,7 @@ from halluforge.backends.base import (
     parse_options,
 )
 from halluforge.backends.http_errors import http_error, parse_http_date, retry_after_of
+from halluforge.backends.sdk import SdkClientBackend
 from halluforge.errors import BackendError, ModelError
 from halluforge.records import Completion, Request, Usage
 
@@ -112,7 +112,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     )
 
 
-class AnthropicBackend(Backend):
+class AnthropicBackend(SdkClientBackend):
     """Fans requests out to the Messages API, one HTTP call per request."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
@@ -131,8 +131,6 @@ class AnthropicBackend(Backend):
         self.capabilities = Capabilities(
             logprobs=False, batch_size=1, concurrency=self.options.max_concurrency
         )
-        self._client: Any = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
 
     def __repr__(self) -> str:  # never show the key
         return f"AnthropicBackend({self.spec.address!r}, base_url={self.base_url!r})"
@@ -141,17 +139,12 @@ class AnthropicBackend(Backend):
         """The server: the same model name behind two servers is two models."""
         return {"base_url": self.base_url}
 
-    def _get_client(self) -> Any:
-        """One client per event loop (an HTTP connection pool cannot cross loops)."""
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            import anthropic
+    def _new_client(self) -> Any:
+        import anthropic
 
-            self._client = anthropic.AsyncAnthropic(
-                api_key=self._key, base_url=self.base_url, max_retries=0, timeout=self.options.timeout_s
-            )
-            self._client_loop = loop
-        return self._client
+        return anthropic.AsyncAnthropic(
+            api_key=self._key, base_url=self.base_url, max_retries=0, timeout=self.options.timeout_s
+        )
 
     def arguments(self, request: Request) -> dict[str, Any]:
         """The Messages API arguments for one request (see the module docstring for what is left out)."""
@@ -189,19 +182,6 @@ class AnthropicBackend(Backend):
             finish_reason=out.stop_reason,
             latency_s=time.perf_counter() - started,
         )
-
-    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
-        if not requests:
-            return []
-        client = self._get_client()
-        return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            client, self._client = self._client, None
-            if self._client_loop is asyncio.get_running_loop():
-                await client.close()
-            self._client_loop = None
 
 
 def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:

@@ -28,7 +28,6 @@ import importlib.util
 import ipaddress
 import os
 import time
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlparse
 
@@ -41,6 +40,7 @@ from halluforge.backends.base import (
     messages_to_prompt,
 )
 from halluforge.backends.http_errors import http_error, retry_after_of
+from halluforge.backends.sdk import SdkClientBackend
 from halluforge.errors import BackendError, ConfigError, ModelError
 from halluforge.records import Completion, Request, Usage
 
@@ -144,7 +144,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     )
 
 
-class OpenAICompatBackend(Backend):
+class OpenAICompatBackend(SdkClientBackend):
     """Fans requests out to an OpenAI-compatible server, one HTTP call per request."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
@@ -171,8 +171,6 @@ class OpenAICompatBackend(Backend):
         self.capabilities = Capabilities(
             logprobs=True, max_context=None, batch_size=1, concurrency=max(1, concurrency)
         )
-        self._client: Any = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
 
     def __repr__(self) -> str:  # never show the key
         return f"OpenAICompatBackend({self.spec.address!r}, base_url={self.base_url!r})"
@@ -181,21 +179,16 @@ class OpenAICompatBackend(Backend):
         """The server and endpoint: the same model name on two servers is two models."""
         return {"base_url": self.base_url, "api": self.api}
 
-    def _get_client(self) -> Any:
-        """One client per event loop (an HTTP connection pool cannot cross loops)."""
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            import openai
+    def _new_client(self) -> Any:
+        import openai
 
-            self._client = openai.AsyncOpenAI(
-                api_key=self._key,
-                base_url=self.base_url,
-                organization=self.organization,
-                max_retries=0,
-                timeout=self.timeout_s,
-            )
-            self._client_loop = loop
-        return self._client
+        return openai.AsyncOpenAI(
+            api_key=self._key,
+            base_url=self.base_url,
+            organization=self.organization,
+            max_retries=0,
+            timeout=self.timeout_s,
+        )
 
     def _decoding(self, request: Request) -> dict[str, Any]:
         """The arguments both endpoints take: model, length, sampling, seed, stop strings."""
@@ -257,19 +250,6 @@ class OpenAICompatBackend(Backend):
             return error_completion(request, translate_error(exc, self._key))
         completion.latency_s = time.perf_counter() - started  # set in place: a copy per call costs
         return completion
-
-    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
-        if not requests:
-            return []
-        client = self._get_client()
-        return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            client, self._client = self._client, None
-            if self._client_loop is asyncio.get_running_loop():
-                await client.close()
-            self._client_loop = None
 
 
 def _usage(out: Any) -> Usage:
