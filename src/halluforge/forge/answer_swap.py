@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, cast
 
 from pydantic import Field
@@ -369,29 +370,21 @@ class AnswerSwap(Generator):
         if ctx.llm is None:
             rejected.append("no generator model")
         else:
-            for attempt in range(self.opts.max_attempts):
-                attempts += 1
-                completion = await _ask(
-                    ctx,
-                    templates[PROPOSE],
-                    attempt,
-                    max_tokens=24,
-                    question=example.question,
-                    answer=gold[0],
-                    answer_type=describe(answer_type),
+            candidate, attempts, rejected = await propose_answer(
+                ctx,
+                templates[PROPOSE],
+                self.opts.max_attempts,
+                question=example.question,
+                gold=gold,
+                answer_type=answer_type,
+                reject=lambda c: self.reject_answer(
+                    c, gold, answer_type, example.question, evidence, kind=kind, dataset=pool
+                ),
+            )
+            if candidate is not None:
+                return candidate, FieldProvenance(
+                    path="llm", method=PROPOSE, attempts=attempts, rejected=rejected
                 )
-                if completion.error is not None:
-                    rejected.append(f"backend error: {completion.error_type or completion.error}")
-                    continue
-                candidate = parse_answer(completion.text)
-                reason = self.reject_answer(
-                    candidate, gold, answer_type, example.question, evidence, kind=kind, dataset=pool
-                )
-                if reason is None:
-                    return candidate, FieldProvenance(
-                        path="llm", method=PROPOSE, attempts=attempts, rejected=rejected
-                    )
-                rejected.append(reason)
 
         def fallback(method: str, answer: str) -> tuple[str, FieldProvenance]:
             return answer, FieldProvenance(
@@ -469,7 +462,9 @@ class AnswerSwap(Generator):
         else:
             attempts = 1
             budget = max(48, int(len(evidence.split()) * 1.5) + 24)  # the passage and a little more
-            completion = await _ask(ctx, template, 0, max_tokens=budget, evidence=evidence, old=old, new=new)
+            completion = await ask_attempt(
+                ctx, template, 0, max_tokens=budget, evidence=evidence, old=old, new=new
+            )
             if completion.error is not None:
                 rejected.append(f"backend error: {completion.error_type or completion.error}")
             else:
@@ -504,10 +499,10 @@ def _is_title(text: str) -> bool:
     return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
 
 
-async def _ask(
+async def ask_attempt(
     ctx: ForgeContext, template: Template, attempt: int, *, max_tokens: int, **values: object
 ) -> Completion:
-    """First attempt: :meth:`ForgeContext.ask` (temperature 0). Later ones: sampled, seeded.
+    """Attempt ``attempt`` of one LLM step: the first at temperature 0, later ones sampled, seeded.
 
     A backend that raises instead of returning an error completion is turned into one, so
     the step falls back to its rule instead of losing the seed case.
@@ -522,4 +517,42 @@ async def _ask(
         return Completion(error=str(exc), error_type=type(exc).__name__)
 
 
-__all__ = ["AnswerSwap", "AnswerSwapOptions", "answer_position"]
+async def propose_answer(
+    ctx: ForgeContext,
+    template: Template,
+    max_attempts: int,
+    *,
+    question: str,
+    gold: Sequence[str],
+    answer_type: AnswerType,
+    reject: Callable[[str], str | None],
+) -> tuple[str | None, int, list[str]]:
+    """Ask the generator model for a wrong answer of ``answer_type`` up to ``max_attempts`` times.
+
+    Each reply is parsed and put to ``reject`` (None: accepted). Returns the accepted answer or
+    None, the attempts made, and why each earlier reply was rejected, for the provenance.
+    answer_swap's proposal and RECALL's counterfactual answer share this loop.
+    """
+    rejected: list[str] = []
+    for attempt in range(max_attempts):
+        completion = await ask_attempt(
+            ctx,
+            template,
+            attempt,
+            max_tokens=24,
+            question=question,
+            answer=gold[0],
+            answer_type=describe(answer_type),
+        )
+        if completion.error is not None:
+            rejected.append(f"backend error: {completion.error_type or completion.error}")
+            continue
+        candidate = parse_answer(completion.text)
+        reason = reject(candidate)
+        if reason is None:
+            return candidate, attempt + 1, rejected
+        rejected.append(reason)
+    return None, max_attempts, rejected
+
+
+__all__ = ["AnswerSwap", "AnswerSwapOptions", "answer_position", "ask_attempt", "propose_answer"]

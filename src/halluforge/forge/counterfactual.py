@@ -47,8 +47,8 @@ from typing import Any, Literal, cast
 from pydantic import Field
 
 from halluforge.data.kv import EventRecord, TermRecord, load_event_records, load_terms, resolve
-from halluforge.forge.answer_swap import AnswerSwap, AnswerSwapOptions, _ask
-from halluforge.forge.answer_types import AnswerType, classify_answer, describe
+from halluforge.forge.answer_swap import AnswerSwap, AnswerSwapOptions, ask_attempt, propose_answer
+from halluforge.forge.answer_types import AnswerType, classify_answer
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.forge.counterfactual_rules import (
     cloze_candidates,
@@ -437,7 +437,7 @@ class Counterfactual(Generator):
             for attempt in range(self.opts.max_attempts):
                 attempts += 1
                 budget = max(64, int(len(fallback.split()) * 1.5) + 16)
-                done = await _ask(ctx, template, attempt, max_tokens=budget, **values)
+                done = await ask_attempt(ctx, template, attempt, max_tokens=budget, **values)
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
                 lost = [v for v in must if not contains_answer(text, v)]
                 if done.error is not None:
@@ -469,7 +469,9 @@ class Counterfactual(Generator):
         if ctx.llm is not None:
             for attempt in range(self.opts.max_attempts):
                 attempts += 1
-                done = await _ask(ctx, template, attempt, max_tokens=64, passage=paragraph, about=about)
+                done = await ask_attempt(
+                    ctx, template, attempt, max_tokens=64, passage=paragraph, about=about
+                )
                 if done.error is not None:
                     rejected.append(f"backend error: {done.error_type or done.error}")
                     continue
@@ -526,27 +528,19 @@ class Counterfactual(Generator):
         rejected: list[str] = []
         attempts = 0
         if ctx.llm is not None:
-            for attempt in range(self.opts.max_attempts):
-                attempts += 1
-                done = await _ask(
-                    ctx,
-                    templates[EDIT_ANSWER],
-                    attempt,
-                    max_tokens=24,
-                    question=question,
-                    answer=gold[0],
-                    answer_type=describe(answer_type),
+            candidate, attempts, rejected = await propose_answer(
+                ctx,
+                templates[EDIT_ANSWER],
+                self.opts.max_attempts,
+                question=question,
+                gold=gold,
+                answer_type=answer_type,
+                reject=lambda c: judge.reject_answer(c, gold, answer_type, question, paragraph),
+            )
+            if candidate is not None:
+                return candidate, FieldProvenance(
+                    path="llm", method=EDIT_ANSWER, attempts=attempts, rejected=rejected
                 )
-                if done.error is not None:
-                    rejected.append(f"backend error: {done.error_type or done.error}")
-                    continue
-                candidate = parse_answer(done.text)
-                reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
-                if reason is None:
-                    return candidate, FieldProvenance(
-                        path="llm", method=EDIT_ANSWER, attempts=attempts, rejected=rejected
-                    )
-                rejected.append(reason)
         pool = self._pool(ctx)
         shaped = answer_type in ("date", "number")
         # dates and numbers: a shifted value first (an unrelated value of the same kind and size)
@@ -583,7 +577,7 @@ class Counterfactual(Generator):
             for attempt in range(self.opts.max_attempts):
                 attempts += 1
                 budget = max(64, int(len(base.paragraph.split()) * 1.5) + 16)
-                done = await _ask(
+                done = await ask_attempt(
                     ctx, template, attempt, max_tokens=budget, passage=base.paragraph, answer=base.gold[0]
                 )
                 if done.error is not None:
