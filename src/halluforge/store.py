@@ -40,6 +40,17 @@ KINDS: dict[str, type[Record]] = {
     "annotations": Annotation,  # human labels: no stage clears them, so they survive re-runs
 }
 SCHEMA_VERSION = 1
+#: kinds whose parsed records the store keeps: read by several stages of a run, written only by it
+MEMO_KINDS = frozenset({"test_cases", "responses", "scores"})
+
+
+class _Memo:
+    """Parsed records of one kind, in insertion order, up to the last row read (``seq``)."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.seq = 0
+        self.records: list[Record] = []
 
 
 class RunStore:
@@ -50,6 +61,7 @@ class RunStore:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.run_dir / "store.sqlite"
         self._lock = threading.Lock()
+        self._memo: dict[str, _Memo] = {}
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -97,15 +109,47 @@ class RunStore:
             rows = [(str(r.id), int(bool(cast(Response, r).error)), r.model_dump_json()) for r in records]
         else:
             rows = [(str(r.id), 0, r.model_dump_json()) for r in records]
-        with self._lock, self._db:
-            before = self._db.total_changes
-            if replace_failed:
+        with self._lock:
+            with self._db:
+                last = self._last_seq(kind)
+                before = self._db.total_changes
+                if replace_failed:
+                    self._db.executemany(
+                        f"UPDATE {kind} SET failed=?, data=? WHERE id=? AND failed=1",
+                        [(f, d, i) for i, f, d in rows],
+                    )
+                updated = self._db.total_changes - before
                 self._db.executemany(
-                    f"UPDATE {kind} SET failed=?, data=? WHERE id=? AND failed=1",
-                    [(f, d, i) for i, f, d in rows],
+                    f"INSERT OR IGNORE INTO {kind} (id, failed, data) VALUES (?, ?, ?)", rows
                 )
-            self._db.executemany(f"INSERT OR IGNORE INTO {kind} (id, failed, data) VALUES (?, ?, ?)", rows)
-            return self._db.total_changes - before
+                written = self._db.total_changes - before
+                fresh = not updated and written == len(rows) and self._last_seq(kind) == last + written
+            if kind in MEMO_KINDS:
+                self._remember(kind, records, last, fresh=fresh)
+            return written
+
+    def _last_seq(self, kind: str) -> int:
+        (seq,) = self._db.execute(f"SELECT COALESCE(MAX(seq), 0) FROM {kind}").fetchone()
+        return int(seq)
+
+    def _remember(self, kind: str, records: Sequence[Stored], last: int, *, fresh: bool) -> None:
+        """Keep the records just inserted as parsed, when they are exactly the new rows.
+
+        They are when every record was inserted, in order (none ignored, none replacing a
+        failed row), and the memo held every row before them (or the table was empty). Otherwise the memo
+        is dropped and the next read parses the table again.
+        """
+        memo = self._memo.get(kind)
+        if memo is None and last == 0 and fresh:
+            (version,) = self._db.execute("PRAGMA data_version").fetchone()
+            memo = self._memo[kind] = _Memo(version)
+        if memo is None:
+            return
+        if not fresh or memo.seq != last:
+            del self._memo[kind]
+            return
+        memo.records.extend(records)
+        memo.seq = last + len(records)
 
     def mark_done(self, stage: str, keys: Sequence[str]) -> None:
         """Record that these inputs of a stage are finished (so a resumed run skips them)."""
@@ -126,15 +170,33 @@ class RunStore:
 
     def iter(self, cls: type[R]) -> Iterator[R]:
         """Records of one type in insertion order."""
-        kind = self._kind(cls)
-        with self._lock:
-            rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
-        for (data,) in rows:
-            yield cls.model_validate_json(data)
+        return iter(self.all(cls))
 
     def all(self, cls: type[R]) -> list[R]:
-        """All records of one type, in insertion order."""
-        return list(self.iter(cls))
+        """All records of one type, in insertion order.
+
+        Test cases, responses and scores are parsed once per store: the score, derive and
+        report steps each read all of them, and parsing was most of a warm re-run's time.
+        Later calls parse only rows inserted since, and parse everything again when rows
+        changed in place (a failed response replaced) or another connection wrote to the
+        database (SQLite's ``data_version``). The records are shared: do not mutate them.
+        """
+        kind = self._kind(cls)
+        with self._lock:
+            if kind not in MEMO_KINDS:
+                rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
+                return [cls.model_validate_json(data) for (data,) in rows]
+            (version,) = self._db.execute("PRAGMA data_version").fetchone()
+            memo = self._memo.get(kind)
+            if memo is None or memo.version != version:
+                memo = self._memo[kind] = _Memo(version)
+            rows = self._db.execute(
+                f"SELECT seq, data FROM {kind} WHERE seq > ? ORDER BY seq", (memo.seq,)
+            ).fetchall()
+            if rows:
+                memo.records.extend(cls.model_validate_json(data) for _, data in rows)
+                memo.seq = rows[-1][0]
+            return cast(list[R], list(memo.records))
 
     def count(self, cls: type[Record]) -> int:
         """Number of stored records of one type."""

@@ -77,3 +77,33 @@ def test_export_writes_the_stored_json_and_failed_flags(tmp_path: Path) -> None:
     fixed = bad.model_copy(update={"error": None, "text": "Lyon"})
     store.put([fixed, ok.model_copy(update={"text": "changed"})])
     assert {r.id: r.text for r in store.iter(Response)} == {"r1": "Paris", "r2": "Lyon"}
+
+
+def test_parsed_records_follow_inserts_replacements_and_other_connections(tmp_path: Path) -> None:
+    """The store keeps parsed responses between reads; they must never go stale."""
+    store = RunStore(tmp_path)
+    store.put([_response(1, error="boom"), _response(2)])
+    first = store.all(Response)
+    assert [(r.id, r.error) for r in first] == [("r1", "boom"), ("r2", None)]
+    assert store.all(Response)[1] is first[1]  # parsed once
+    store.put([_response(3)])
+    assert [r.id for r in store.all(Response)] == ["r1", "r2", "r3"]
+    store.put([_response(1)])  # replaces the failed row in place
+    assert [(r.id, r.error) for r in store.all(Response)] == [("r1", None), ("r2", None), ("r3", None)]
+    store.put([_response(2), _response(4)])  # r2 is ignored, r4 inserted
+    assert [r.id for r in store.all(Response)] == ["r1", "r2", "r3", "r4"]
+    other = RunStore(tmp_path)  # e.g. the viewer, or a second process
+    other.put([_response(5)])
+    other._db.execute('UPDATE responses SET data=replace(data, \'"text":"3"\', \'"text":"three"\')')
+    other._db.commit()
+    other.close()
+    assert [r.text for r in store.all(Response)] == ["1", "2", "three", "4", "5"]
+
+
+def test_records_written_to_an_empty_table_are_read_back_without_parsing(tmp_path: Path) -> None:
+    store = RunStore(tmp_path)
+    written = [_response(1), _response(2)]
+    store.put(written)
+    read = store.all(Response)
+    assert read == written and read[0] is written[0]
+    assert read is not store.all(Response)  # callers get their own list
