@@ -1,6 +1,8 @@
 """Async fan-out of requests to one backend, streaming results to a callback as they finish.
 
-Requests are split into engine-sized batches (a local engine's ``batch_size``; 1 for HTTP);
+Completions the backend already knows (cache hits, see :meth:`Backend.known`) are handed over
+first, in groups of :data:`KNOWN_GROUP`, without a task per batch. The other requests are split
+into engine-sized batches (a local engine's ``batch_size``; 1 for HTTP);
 every batch becomes a task and the backend's concurrency limit decides how many are in
 flight. Finished results are handed to ``on_results`` in small groups so the caller can write
 them to the run store in transactions: a killed run loses at most the last group.
@@ -17,6 +19,8 @@ from halluforge.backends.base import Backend
 from halluforge.records import Completion, Request
 
 ResultSink = Callable[[list[tuple[Request, Completion]]], None]
+#: completions already known (cached) are handed to the sink in groups this large
+KNOWN_GROUP = 512
 
 
 @dataclass
@@ -55,6 +59,12 @@ async def run_requests(
     if not requests:
         return stats
     started = time.perf_counter()
+    known = backend.known(requests)
+    if known:
+        requests = _hand_over_known(requests, known, on_results, stats, progress)
+        if not requests:
+            stats.seconds = time.perf_counter() - started
+            return stats
     size = max(1, backend.capabilities.batch_size)
     batches = [requests[i : i + size] for i in range(0, len(requests), size)]
 
@@ -88,4 +98,23 @@ async def run_requests(
     return stats
 
 
-__all__ = ["ProgressHook", "ResultSink", "RunnerStats", "run_requests"]
+def _hand_over_known(
+    requests: Sequence[Request],
+    known: dict[int, Completion],
+    on_results: ResultSink,
+    stats: RunnerStats,
+    progress: ProgressHook | None,
+) -> list[Request]:
+    """Give the sink every known completion, in request order; return the requests left to send."""
+    done = [(requests[i], known[i]) for i in sorted(known)]
+    for start in range(0, len(done), KNOWN_GROUP):
+        group = done[start : start + KNOWN_GROUP]
+        for _, completion in group:
+            stats.add(completion)
+        on_results(group)
+        if progress is not None:
+            progress(stats)
+    return [r for i, r in enumerate(requests) if i not in known]
+
+
+__all__ = ["KNOWN_GROUP", "ProgressHook", "ResultSink", "RunnerStats", "run_requests"]

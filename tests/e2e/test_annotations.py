@@ -22,7 +22,10 @@ def _label_some(run: Path) -> list[Response]:
     store = RunStore(run)
     responses = [r for r in store.all(Response) if r.setting == "open_book"]
     case = next(c for c in store.all(TestCase) if c.family == "answer_swap")
+    swapped = {c.id for c in store.all(TestCase) if c.family == "answer_swap"}
     store.close()
+    # the one "unsure" label goes to an answer_swap response (storage order follows completion)
+    responses.sort(key=lambda r: r.test_case_id not in swapped)
     index = RunIndex(run.name, run)
     try:
         for i, response in enumerate(responses):

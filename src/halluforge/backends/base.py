@@ -100,6 +100,15 @@ class Backend(abc.ABC):
         """Backend settings that change outputs (engine options), folded into the cache key."""
         return {}
 
+    def known(self, requests: Sequence[Request]) -> dict[int, Completion]:
+        """Completions already at hand for some of ``requests`` (by index), without asking a model.
+
+        A caching wrapper answers from its cache; everything else knows none. The runner asks
+        first and sends only the rest, so a warm re-run reads its completions in bulk
+        instead of one engine-sized batch at a time.
+        """
+        return {}
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook, default is a no-op
         """Release engine resources."""
 

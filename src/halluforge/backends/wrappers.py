@@ -36,6 +36,9 @@ class _Wrapper(Backend):
     def output_fields(self) -> dict[str, Any]:
         return self.inner.output_fields()
 
+    def known(self, requests: Sequence[Request]) -> dict[int, Completion]:
+        return self.inner.known(requests)
+
     async def aclose(self) -> None:
         await self.inner.aclose()
 
@@ -121,19 +124,34 @@ class CachedBackend(_Wrapper):
         super().__init__(inner)
         self.cache = cache
 
-    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+    def _keys(self, requests: Sequence[Request]) -> list[str]:
         name, engine = self.inner.name, self.inner.output_fields()  # once per list, not per request
-        keys = [self.cache.key(name, engine, r.output_key()) for r in requests]
-        hits = self.cache.get_many(keys)
-        results: list[Completion | None] = []
-        misses: list[int] = []
+        return [self.cache.key(name, engine, r.output_key()) for r in requests]
+
+    def _hits(self, requests: Sequence[Request], keys: Sequence[str]) -> dict[int, Completion]:
+        found = self.cache.get_many(keys)  # freshly parsed, so each is filled in, not copied
+        taken: set[str] = set()
+        hits: dict[int, Completion] = {}
         for index, (request, key) in enumerate(zip(requests, keys, strict=True)):
-            hit = hits.get(key)
-            if hit is not None:
-                results.append(hit.model_copy(update={"request_id": request.id, "cached": True}))
-            else:
-                results.append(None)
-                misses.append(index)
+            hit = found.get(key)
+            if hit is None:
+                continue
+            if key in taken:  # the same request twice: the second gets its own copy
+                hit = hit.model_copy()
+            taken.add(key)
+            hit.request_id, hit.cached = request.id, True
+            hits[index] = hit
+        return hits
+
+    def known(self, requests: Sequence[Request]) -> dict[int, Completion]:
+        return self._hits(requests, self._keys(requests))
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        keys = self._keys(requests)
+        results: list[Completion | None] = [None] * len(requests)
+        for index, hit in self._hits(requests, keys).items():
+            results[index] = hit
+        misses = [i for i, c in enumerate(results) if c is None]
         if misses:
             fresh = await self.inner.generate([requests[i] for i in misses])
             to_store: dict[str, Completion] = {}

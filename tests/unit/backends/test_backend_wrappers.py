@@ -314,3 +314,50 @@ async def test_full_stack_cache_retry_limit(cache: ResponseCache, sleeps: list[f
     assert [c.text for c in first] == ["A", "A"]
     assert all(c.cached for c in second)
     assert raw.calls == 2
+
+
+async def test_runner_hands_over_cached_completions_before_sending_the_rest(cache: ResponseCache) -> None:
+    from halluforge.runner import run_requests
+
+    inner = ScriptedBackend(batch_size=2)
+    backend = LimitedBackend(inner)  # the wrappers pass ``known`` through to the cache below them
+    cached = CachedBackend(backend, cache)
+    await cached.generate([_request("a"), _request("c")])
+    inner.calls.clear()
+    groups: list[list[tuple[str, bool]]] = []
+    requests = [_request(t) for t in "abcd"]
+    stats = await run_requests(
+        cached, requests, lambda done: groups.append([(r.id, c.cached) for r, c in done])
+    )
+    assert groups[0] == [("id-a", True), ("id-c", True)]  # known first, in request order, one group
+    assert sorted(p for call in inner.calls for p in call) == ["b", "d"]  # only the misses were sent
+    assert sorted(i for g in groups for i, _ in g) == ["id-a", "id-b", "id-c", "id-d"]
+    assert (stats.total, stats.done, stats.cached) == (4, 4, 2)
+
+
+async def test_runner_with_everything_cached_sends_nothing(cache: ResponseCache) -> None:
+    from halluforge.runner import run_requests
+
+    inner = ScriptedBackend(batch_size=2)
+    cached = CachedBackend(inner, cache)
+    await cached.generate([_request("a"), _request("b")])
+    inner.calls.clear()
+    seen: list[str] = []
+    stats = await run_requests(
+        cached, [_request("b"), _request("a")], lambda d: seen.extend(r.id for r, _ in d)
+    )
+    assert inner.calls == []
+    assert seen == ["id-b", "id-a"]
+    assert stats.cached == 2
+
+
+async def test_the_same_request_twice_gets_two_cached_completions(cache: ResponseCache) -> None:
+    backend = CachedBackend(ScriptedBackend(), cache)
+    await backend.generate([_request("a")])
+    twice = [_request("a"), Request(id="other", messages=[Message(role="user", content="a")])]
+    out = await backend.generate(twice)
+    assert [(c.request_id, c.cached, c.text) for c in out] == [
+        ("id-a", True, "answer to a"),
+        ("other", True, "answer to a"),
+    ]
+    assert out[0] is not out[1]
