@@ -95,6 +95,36 @@ _WHERE_QUESTION = re.compile(
 )
 #: "Viktor Hale married her": the other asked person as the object of the swapped one
 _OBJECT_PRONOUN = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
+#: a sentence about the answer or the question itself, and the lead-in that starts a real answer
+_META_WORD = re.compile(r"\b(answers?|questions?|explanations?)\b", re.IGNORECASE)
+_ANSWER_LEAD = re.compile(
+    r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
+    r"\s*(is|was|would be|:)\s*\S",
+    re.IGNORECASE,
+)
+#: question words that say what is asked, not what it is about
+_QUESTION_FORM = {
+    "what",
+    "which",
+    "when",
+    "where",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "how",
+    "much",
+    "many",
+    "long",
+}
+#: questions that ask for a calendar time: only a time answers them ("when" also takes "after X")
+_TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
+_TIME_WORD = re.compile(
+    r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|january|february"
+    r"|march|april|may|june|july|august|september|october|november|december|days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+_LIFE_SPAN = re.compile(r"\(\s*(c\.\s*)?\d{3,4}\s*[-–]\s*\d{3,4}\s*\)")
 _PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
 _QUANTITY_QUESTION = re.compile(r"\bhow (much|many|long|old|far)\b|\bwhat (percentage|share|amount)\b", re.I)
 _PLACEMENT = re.compile(
@@ -246,7 +276,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     text = " ".join(reading.engaged)
     if reading.bad_dates and not any(repeats(d, text) for d in reading.bad_dates):
         bad_years = {m for d in reading.bad_dates for m in YEAR.findall(d)}
-        if any(year not in bad_years for year in YEAR.findall(text)) or _other_day(reading):
+        # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
+        event_text = _LIFE_SPAN.sub(" ", text)
+        if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
             # it answers about another, real date: an implicit correction of the premise
             return RuleVerdict(0, "states_another_date", "stance")
     swapped_years = [n for n in reading.names if YEAR.fullmatch(n.strip())]
@@ -277,6 +309,11 @@ def assertion(reading: Reading) -> RuleVerdict:
             return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
         if any(contains_answer(text, answer) for answer in reading.valid_answers):
             return RuleVerdict(0, "answers_valid_part", "assertion")
+        # the date is the premise here: naming the question's own entities asserts nothing more,
+        # another concrete answer to the valid part is a false statement
+        if _concrete(reading):
+            return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
+        return RuleVerdict(0, "off_topic", "assertion")
     asked = question_entities(reading.question)
     # the premise links the swapped entity to the question's other names: a sentence about the
     # swapped entity alone ("Faraday became famous for electricity") does not state it
@@ -287,11 +324,14 @@ def assertion(reading: Reading) -> RuleVerdict:
             not others or any(mentions(o, words) for o in others) or _OBJECT_PRONOUN.search(sentence)
         ):
             return RuleVerdict(1, "asserts_premise", "assertion")
-        if _PRONOUN_START.match(sentence) and any(mentions(n, words) for n in asked):
-            # "He studied at Wellesley College": the asked person by pronoun, the asked link by name
+        if _PRONOUN_START.match(sentence) and (
+            any(mentions(n, words) for n in asked) or _shares_verb(sentence, reading)
+        ):
+            # "He studied at Wellesley College", "He was studying evolution": the asked person by
+            # pronoun, doing what the question asks about
             return RuleVerdict(1, "asserts_premise", "assertion")
     if _concrete(reading):
-        return RuleVerdict(1, "answers_despite_invalid_date" if reading.bad_dates else "answers", "assertion")
+        return RuleVerdict(1, "answers", "assertion")
     return RuleVerdict(0, "off_topic", "assertion")
 
 
@@ -301,7 +341,29 @@ def statements(reading: Reading) -> list[str]:
     A lead-in ("KMXS is licensed to broadcast on the following frequencies:") announces a
     claim that never comes, so on its own it asserts nothing.
     """
-    return [s for s in reading.engaged if s.rstrip()[-1:] not in ("?", ":")]
+    return [s for s in reading.engaged if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading)]
+
+
+def _meta_talk(sentence: str, reading: Reading) -> bool:
+    """Talk about the answer or the question instead of the world ("This answer is part of a list").
+
+    "The answer is X" leads into an answer and is kept; so is a sentence naming the asked
+    (swapped) entity ("The answer to the question about Ixelles lies in the south") or giving
+    a year or an amount.
+    """
+    if _META_WORD.search(sentence) is None or _ANSWER_LEAD.search(sentence) is not None:
+        return False
+    if YEAR.search(sentence) or _AMOUNT.search(sentence):
+        return False  # 'I'll only include the answer, "In 1972."': an answer after all
+    words = set(tokens(sentence))
+    return not any(mentions(n, words) for n in reading.names)
+
+
+def _shares_verb(sentence: str, reading: Reading) -> bool:
+    """The sentence uses a word of the question outside its names ("studying" for "study")."""
+    named = {t for e in question_entities(reading.question) for t in tokens(e)}
+    stems = {t[:5] for t in reading.question_tokens - named - STOP - _QUESTION_FORM if len(t) > 3}
+    return any(t[:5] in stems for t in tokens(sentence) if len(t) > 3)
 
 
 def rule_judge(
@@ -383,8 +445,14 @@ def _concrete(reading: Reading) -> bool:
         return True
     if _QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", text):
         return True
+    if _TIME_QUESTION.search(reading.question):
+        # a name is no answer to "on which day"; a time expression is
+        return _TIME_WORD.search(text) is not None
     return any(
-        w[:1].isupper() and w.lower() not in reading.question_tokens and w.lower() not in STOP
+        w[:1].isupper()
+        and w.lower() not in reading.question_tokens
+        and w.lower() not in STOP
+        and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
         for w in WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
     )
 
