@@ -99,7 +99,7 @@ _OBJECT_PRONOUN = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
 _META_WORD = re.compile(r"\b(answers?|questions?|explanations?)\b", re.IGNORECASE)
 _ANSWER_LEAD = re.compile(
     r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
-    r"\s*(is|was|would be|:)\s*\S",
+    r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
     re.IGNORECASE,
 )
 #: question words that say what is asked, not what it is about
