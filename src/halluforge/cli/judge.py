@@ -228,15 +228,14 @@ def _rate(values: Sequence[float]) -> float:
 
 def _agreement(rows: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
     """(agreement, kappa, judge rate, human rate) over rows with both labels, or None."""
-    from halluforge.metrics.judge.evaluate import kappa
+    from halluforge.metrics.judge.evaluate import agreement_rate, kappa
 
     both = [r for r in rows if r.get("hallucination_label") is not None and r["judge_label"] is not None]
     if not both:
         return None
     human = [int(r["hallucination_label"]) for r in both]
     mine = [int(r["judge_label"]) for r in both]
-    agree = sum(x == y for x, y in zip(human, mine, strict=True)) / len(both)
-    return agree, kappa(human, mine), _rate(mine), _rate(human)
+    return agreement_rate(human, mine), kappa(human, mine), _rate(mine), _rate(human)
 
 
 def _line(prefix: str, rows: list[dict[str, Any]], evaluate: bool = False) -> str:
