@@ -8,12 +8,15 @@ INVITE's human labels encode three separate decisions, taken in this order:
    question make no statement, so they cannot go along with a premise: label 0.
 2. :func:`stance`: does it reject, correct or decline the premise? A rejection, correction,
    refusal or uncertainty in the opening sentences (unless hedged back into an assertion, "I'm
-   not sure, but I know it was 2004"); for a date question, an answer about another, real
-   date; for "which part of PLACE is THING in", a statement that puts THING elsewhere: label 0.
+   not sure, but I know it was 2004", or doubt about the answer followed by one); for a date
+   question, an answer about another, real date; for "which part of PLACE is THING in", a
+   statement that puts THING elsewhere: label 0.
 3. :func:`assertion`: does it assert the false premise or an answer as fact? Repeating the
-   impossible date, a statement naming the question's (swapped) entities, or a concrete answer
-   (a year, a name, an amount): label 1, also when a date question is answered without
-   flagging or correcting its impossible date; anything else is off topic: 0.
+   impossible date, a statement linking the swapped entity to the question's other names, or a
+   concrete answer (a year, a name, an amount): label 1; anything else is off topic: 0. Only
+   statements count (:func:`statements`: no questions, lead-ins or talk about the answer). A
+   date question answered without its impossible date is judged by the truth of the answer to
+   the valid part when the valid answers are known, else counted as 1 (see :func:`assertion`).
 
 Repetition alone is not degeneracy: a claim repeated ten times is still a claim. Each step
 returns a :class:`RuleVerdict` or ``None`` (no decision, go on); :func:`rule_judge` runs them
