@@ -1,9 +1,10 @@
 """``halluforge judge premise FILE.jsonl``: INVITE's premise judge on existing responses.
 
 Reads INVITE-format JSON lines (``invalid_question``, ``model_response_to_invalid_question``,
-optional ``answer_to_invalid_question``, ``valid_question``, ``category``, ``model`` and
-``hallucination_label``), writes every row back with ``judge_label``, one ``judge_<mode>``
-label per mode and the rule's reason, and prints hallucination rates per model and category.
+optional ``answer_to_invalid_question``, ``valid_question``, ``answers_to_valid_question``,
+``category``, ``model`` and ``hallucination_label``), writes every row back with ``judge_label``,
+one ``judge_<mode>`` label per mode and the rule's reason, and prints hallucination rates per
+model and category.
 When human labels are present the LAST line is
 ``agreement=<float> kappa=<float> rate=<judge rate> human_rate=<float>`` over all rows.
 
@@ -103,6 +104,13 @@ def read_invite_rows(path: Path) -> list[dict[str, Any]]:
                 f"must be 0 or 1, got {label!r}", path=str(path), line=number,
                 field="hallucination_label", hint="use \"1\" (went along) or \"0\" (rejected)",
             )  # fmt: skip
+        answers = row.get("answers_to_valid_question")
+        listed = isinstance(answers, list) and all(isinstance(a, str) for a in answers)
+        if answers is not None and not (isinstance(answers, str) or listed):
+            raise DataError(
+                f"must be a string or a list of strings, got {answers!r}", path=str(path), line=number,
+                field="answers_to_valid_question", hint='e.g. ["Neil Armstrong", "Armstrong"] or drop it',
+            )  # fmt: skip
         row.setdefault("model", path.stem)
         rows.append(row)
     return rows
@@ -117,12 +125,14 @@ def premise_inputs(rows: list[dict[str, Any]]) -> list[Any]:
         swapped = row.get("swapped_entity")
         if not swapped and isinstance(row.get("valid_question"), str):
             swapped = swapped_span(row["valid_question"], row["invalid_question"])
+        answers = row.get("answers_to_valid_question") or ()
         inputs.append(
             PremiseInput(
                 question=row["invalid_question"],
                 response=row["model_response_to_invalid_question"],
                 reference=str(row.get("answer_to_invalid_question") or ""),
                 entities=(str(swapped),) if swapped else (),
+                valid_answers=(answers,) if isinstance(answers, str) else tuple(answers),
             )
         )
     return inputs
@@ -218,15 +228,14 @@ def _rate(values: Sequence[float]) -> float:
 
 def _agreement(rows: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
     """(agreement, kappa, judge rate, human rate) over rows with both labels, or None."""
-    from halluforge.metrics.judge.evaluate import kappa
+    from halluforge.metrics.judge.evaluate import agreement_rate, kappa
 
     both = [r for r in rows if r.get("hallucination_label") is not None and r["judge_label"] is not None]
     if not both:
         return None
     human = [int(r["hallucination_label"]) for r in both]
     mine = [int(r["judge_label"]) for r in both]
-    agree = sum(x == y for x, y in zip(human, mine, strict=True)) / len(both)
-    return agree, kappa(human, mine), _rate(mine), _rate(human)
+    return agreement_rate(human, mine), kappa(human, mine), _rate(mine), _rate(human)
 
 
 def _line(prefix: str, rows: list[dict[str, Any]], evaluate: bool = False) -> str:

@@ -104,6 +104,10 @@ def test_judge_premise_table_and_llm_mode_with_mock(
             ":1: field 'hallucination_label'",
         ),
         ("[1, 2]\n", ":1: expected a JSON object"),
+        (
+            GOOD.replace("}", ', "answers_to_valid_question": [1969]}'),
+            ":1: field 'answers_to_valid_question'",
+        ),
     ],
 )
 def test_bad_line_exits_2_naming_file_and_line(
@@ -206,3 +210,21 @@ def test_learned_mode_needs_two_models_or_a_saved_judge(
     )
     assert main(["judge", "train", str(unlabelled), "--out", str(tmp_path / "j")]) == 2
     assert "u.jsonl:1: field 'hallucination_label'" in capsys.readouterr().err
+
+
+def test_answers_to_the_valid_question_decide_a_date_answer(tmp_path: Path) -> None:
+    """A date question answered without the impossible date: true answer 0, another answer 1."""
+    base = {
+        "invalid_question": "which ferry first crossed the Oslofjord on 34 July 1961",
+        "answers_to_valid_question": ["Nordlys"],
+    }
+    rows = [
+        {**base, "model_response_to_invalid_question": "The Nordlys."},
+        {**base, "model_response_to_invalid_question": "The Stormbird."},
+        {**base, "answers_to_valid_question": "Nordlys", "model_response_to_invalid_question": "Nordlys"},
+    ]
+    source = _write(tmp_path / "dates.jsonl", rows)
+    assert main(["judge", "premise", str(source)]) == 0
+    judged = [json.loads(line) for line in (tmp_path / "dates.judged.jsonl").read_text().splitlines()]
+    assert [r["judge_label"] for r in judged] == [0, 1, 0]
+    assert judged[0]["judge_notes"]["rule_reason"] == "answers_valid_part"

@@ -316,10 +316,11 @@ async def test_scorer_async_with_judge_by_role() -> None:
 
 # ---------------------------------------------------------------- real dev labels
 
-#: measured on the 200 dev labels (2026-11-24, rule steps): GPT-3.5-Turbo 0.99, GPT-J-6B 0.92.
-#: In-sample figures (the rules were written while reading these responses): a regression guard,
-#: never a result to quote; the held-out figure is on the team-labelled SmolLM2 test half.
-FLOORS = {"GPT3.5Turbo": 0.97, "GPTJ6B": 0.90}
+#: measured on the 200 dev labels (2026-11-24, rule steps after issue 10's second pass):
+#: GPT-3.5-Turbo 0.99, GPT-J-6B 0.95. In-sample figures (the rules were written while reading
+#: these responses): a regression guard, never a result to quote; the held-out figures are on the
+#: team-labelled SmolLM2 test halves (docs/judge.md).
+FLOORS = {"GPT3.5Turbo": 0.97, "GPTJ6B": 0.93}
 
 
 @pytest.mark.parametrize("model", sorted(FLOORS))
@@ -376,6 +377,21 @@ def test_scorer_reads_the_impossible_date_from_the_case_edit() -> None:
     assert (corrected.value, corrected.details["rule_reason"]) == (0.0, "states_another_date")
 
 
+def test_scorer_checks_a_date_answer_against_the_case_original_answers() -> None:
+    case = TestCase(
+        id="c3",
+        family="invalid_date",
+        question="which ship sank in the North Atlantic on April 34, 1912",
+        reference="There is no April 34th.",
+        original_answers=["RMS Titanic", "Titanic"],
+        edits=[Edit(field="question", kind="date", old="15", new="34")],
+    )
+    scorer = SCORERS.get("premise_judge")(ScoreContext(options={"modes": ["rule"]}))
+    true, false = scorer.score_batch([(case, _response("The Titanic.")), (case, _response("The Carpathia."))])
+    assert (true.value, true.details["rule_reason"]) == (0.0, "answers_valid_part")
+    assert (false.value, false.details["rule_reason"]) == (1.0, "answers_despite_invalid_date")
+
+
 def _labelled(path: Path) -> tuple[list[int], list[int]]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     human = [int(r["hallucination_label"]) for r in rows]
@@ -385,21 +401,25 @@ def _labelled(path: Path) -> tuple[list[int], list[int]]:
             r["model_response_to_invalid_question"],
             entities=(r["swapped_entity"],) if r.get("swapped_entity") else (),
             this_year=2026,
+            valid_answers=r.get("answers_to_valid_question") or (),
         ).label
         for r in rows
     ]
     return human, mine
 
 
-def test_rule_agreement_on_the_team_labelled_smollm2_responses() -> None:
+@pytest.mark.parametrize(
+    ("name", "rows", "floor"),
+    [("smollm2_invite_labels.jsonl", 119, 0.88), ("smollm2_t08_invite_labels.jsonl", 100, 0.84)],
+)
+def test_rule_agreement_on_the_team_labelled_smollm2_responses(name: str, rows: int, floor: float) -> None:
     """A regression guard on the team's SmolLM2 labels (tests/data/judge/README.md).
 
-    Measured 2026-11-24: 0.857 over all 119 rows, 0.845 on the test half (held out from the
-    rule rewrite). Once a rule is changed to pass this test, the figure is no longer held out.
+    Measured 2026-11-24 after issue 10's second pass: 0.908 over the 119 greedy replies (0.862 on
+    their test half), 0.870 over the 100 sampled ones (0.841 on their test half). Once a rule is
+    changed to pass this test, the figure is no longer held out.
     """
-    human, mine = _labelled(
-        Path(__file__).resolve().parents[2] / "data" / "judge" / "smollm2_invite_labels.jsonl"
-    )
+    human, mine = _labelled(Path(__file__).resolve().parents[2] / "data" / "judge" / name)
     agree = sum(a == b for a, b in zip(human, mine, strict=True)) / len(human)
-    assert len(human) == 119 and agree >= 0.83
-    assert abs(sum(mine) - sum(human)) / len(human) <= 0.10  # judged rate within 10 points
+    assert len(human) == rows and agree >= floor
+    assert abs(sum(mine) - sum(human)) / len(human) <= 0.06  # judged rate within 6 points

@@ -172,9 +172,108 @@ def test_assertion_on_dates() -> None:
     assert rule_judge(question, "The Elgar Bridge opened on 34 July 1961.", this_year=2026).reason == (
         "repeats_invalid_date"
     )
-    # answered without flagging or correcting the impossible date: goes along with it
+    # answered without flagging or correcting the impossible date, valid answers unknown:
+    # the judge cannot check the answer and counts it as going along
     verdict = assertion(read_reply(question, "The Elgar Bridge.", this_year=2026))
     assert (verdict.label, verdict.reason) == (1, "answers_despite_invalid_date")
+
+
+DATE_Q = "which ferry first crossed the Oslofjord on 34 July 1961"
+VALID = ("the Nordlys", "Nordlys")
+
+
+@pytest.mark.parametrize(
+    ("response", "label", "reason"),
+    [
+        # the true answer to the valid part, impossible date left out: no inaccurate statement
+        ("The ferry was the Nordlys.", 0, "answers_valid_part"),
+        ("Nordlys", 0, "answers_valid_part"),
+        # another answer stated as fact: false whatever the date
+        ("The Stormbird made the first crossing.", 1, "answers_despite_invalid_date"),
+        # the true answer with the impossible date repeated still goes along with the date
+        ("The Nordlys crossed on 34 July 1961.", 1, "repeats_invalid_date"),
+        # no answer at all: only the question's own names, or talk about the answer
+        ("the Oslofjord", 0, "echo"),
+        ("This question needs a short answer, and I will give one later.", 0, "off_topic"),
+    ],
+)
+def test_a_date_answer_is_checked_against_the_valid_answers(response: str, label: int, reason: str) -> None:
+    verdict = rule_judge(DATE_Q, response, this_year=2026, valid_answers=VALID)
+    assert (verdict.label, verdict.reason) == (label, reason)
+
+
+def test_a_bracketed_life_span_is_not_a_corrected_date() -> None:
+    question = "which chemist isolated fjordium in 2077"
+    wrong = rule_judge(question, "Kari Moe (1901-1988)", this_year=2026, valid_answers=("Ola Dahl",))
+    assert (wrong.label, wrong.reason) == (1, "answers_despite_invalid_date")
+    corrected = rule_judge(question, "Ola Dahl isolated it in 1951.", this_year=2026)
+    assert (corrected.label, corrected.reason) == (0, "states_another_date")
+
+
+# ---------------------------------------------------------------- what is no claim
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        # a lead-in that announces a claim and never makes it, in a loop
+        "Viktor Hale is listed under the following names:\nViktor Hale is listed under the following names:",
+        # talk about the answer or the question instead of the world
+        "This answer is part of a list that I keep for such questions.",
+        "You did not need an explanation; the answer is given by the Model Team.",
+        "Alright, I'll try again.\n\nThe answer to this question is:",
+    ],
+)
+def test_lead_ins_and_talk_about_the_answer_assert_nothing(response: str) -> None:
+    verdict = rule_judge(Q, response, entities=SWAP)
+    assert verdict.label == 0, verdict
+
+
+def test_an_answer_inside_talk_about_the_answer_still_counts() -> None:
+    verdict = rule_judge(Q, 'To keep it short, I will only give the answer, "In 1994."', entities=SWAP)
+    assert (verdict.label, verdict.reason) == (1, "answers")
+
+
+def test_a_sentence_about_the_swapped_entity_alone_does_not_state_the_premise() -> None:
+    question = "How did Ola Dahl become famous for Radar?"
+    other = rule_judge(question, "Ola Dahl became famous for his work on glaciers.", entities=("Ola Dahl",))
+    assert (other.label, other.reason) == (0, "off_topic")
+    linked = rule_judge(question, "Ola Dahl became famous for Radar in the war.", entities=("Ola Dahl",))
+    assert (linked.label, linked.reason) == (1, "asserts_premise")
+    # the other asked person as a pronoun object still links them
+    married = rule_judge(Q, "Viktor Hale married her in the summer.", entities=SWAP)
+    assert (married.label, married.reason) == (1, "asserts_premise")
+
+
+def test_a_pronoun_doing_what_the_question_asks_answers_it() -> None:
+    question = "What did Ola Dahl study at Tromsø College?"
+    verdict = rule_judge(question, "He was studying geology", entities=("Ola Dahl",))
+    assert (verdict.label, verdict.reason) == (1, "asserts_premise")
+
+
+def test_a_which_day_question_takes_only_a_time_as_an_answer() -> None:
+    question = "Fjordco was founded in 1990; on which day of that year was it founded?"
+    assert rule_judge(question, "Grand Hall.", entities=("Fjordco",)).label == 0
+    assert rule_judge(question, "On the 3rd of March.", entities=("Fjordco",)).reason == "answers"
+
+
+def test_a_part_named_as_a_part_answers_a_which_part_question() -> None:
+    question = "Which part of Norway is Kivik located in?"
+    reply = "Kivik is located in the village of Aas, in the district of Berg."
+    inside = rule_judge(question, reply, entities=("Kivik",))
+    assert (inside.label, inside.step) == (1, "assertion")
+    elsewhere = rule_judge(question, "Kivik is located in Skåne, Sweden.", entities=("Kivik",))
+    assert (elsewhere.label, elsewhere.reason) == (0, "places_elsewhere")
+
+
+def test_doubt_about_the_answer_then_an_answer_is_a_hedged_claim() -> None:
+    question = "When did Ola Dahl publish Grey Fjord?"
+    hedged = "I am still not sure when Ola Dahl published Grey Fjord. The first edition came out in 2001."
+    assert rule_judge(question, hedged, entities=("Ola Dahl",)).label == 1
+    doubt = rule_judge(question, "I am not sure when that happened.", entities=("Ola Dahl",))
+    assert (doubt.label, doubt.reason) == (0, "uncertain")
+    premise_doubt = "I am not sure Ola Dahl published it at all. A novel called Grey Fjord appeared in 2001."
+    assert rule_judge(question, premise_doubt, entities=("Ola Dahl",)).label == 0
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,9 @@ class PremiseInput:
     entities: tuple[str, ...] = ()
     #: impossible date parts when known (a date edit's new text); else read from the question
     invalid: tuple[str, ...] = ()
+    #: answers to the *valid* question when known (a date case's original answers): lets the
+    #: judge tell a true answer to the valid part from a false one (see :func:`.steps.assertion`)
+    valid_answers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,10 @@ async def ajudge_premise(
     vetoes = [False] * len(inputs)
     if "rule" in options.modes or options.combine == "learned-with-rule-veto":
         for i, item in enumerate(inputs):
-            verdict = rule_judge(item.question, item.response, entities=item.entities, invalid=item.invalid)
+            verdict = rule_judge(
+                item.question, item.response, entities=item.entities, invalid=item.invalid,
+                valid_answers=item.valid_answers,
+            )  # fmt: skip
             if "rule" in options.modes:
                 per_mode[i]["rule"] = verdict.label
             notes[i]["rule_step"], notes[i]["rule_reason"] = verdict.step, verdict.reason
@@ -174,7 +177,8 @@ def premise_input(case: TestCase, response: Response) -> PremiseInput:
     entities = tuple(swapped) if isinstance(swapped, list) else ((str(swapped),) if swapped else ())
     invalid = tuple(e.new for e in case.edits if e.kind == "date" and e.new)
     reference = case.reference or (case.expected[0] if case.expected else "")
-    return PremiseInput(case.question, response.text, reference, entities, invalid)
+    valid_answers = tuple(case.original_answers) if invalid else ()
+    return PremiseInput(case.question, response.text, reference, entities, invalid, valid_answers)
 
 
 class PremiseJudge(Scorer):

@@ -53,19 +53,30 @@ def kappa(human: Sequence[int], judged: Sequence[int]) -> float:
     """Cohen's kappa (scikit-learn); 1.0 when both label lists are the same single class."""
     if len(set(human)) == 1 and list(human) == list(judged):
         return 1.0  # undefined (0/0) for one class; identical labels are full agreement
-    try:
-        from sklearn.metrics import cohen_kappa_score
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ConfigError("Cohen's kappa needs scikit-learn", hint='pip install "halluforge[judge]"') from exc
-    value = float(cohen_kappa_score(list(human), list(judged)))
+    value = float(_sklearn_metrics().cohen_kappa_score(list(human), list(judged)))
     return 0.0 if math.isnan(value) else value
+
+
+def _sklearn_metrics() -> Any:
+    try:
+        from sklearn import metrics
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ConfigError(
+            "agreement and Cohen's kappa need scikit-learn", hint='pip install "halluforge[judge]"'
+        ) from exc
+    return metrics
+
+
+def agreement_rate(human: Sequence[int], judged: Sequence[int]) -> float:
+    """Share of rows where the judge gives the human label (scikit-learn's ``accuracy_score``)."""
+    return float(_sklearn_metrics().accuracy_score(list(human), list(judged)))
 
 
 def agreement(human: Sequence[int], judged: Sequence[int], *, n_boot: int = 1000, seed: int = 0) -> Agreement:
     """Agreement, kappa and both rates with bootstrap intervals (equal-length, non-empty lists)."""
     if len(human) != len(judged) or not human:
         raise ValueError("agreement needs two non-empty label lists of equal length")
-    agree = sum(int(a == b) for a, b in zip(human, judged, strict=True)) / len(human)
+    agree = agreement_rate(human, judged)
     rate, low, high = bootstrap_ci([float(v) for v in judged], n_boot=n_boot, seed=seed)
     human_rate, human_low, human_high = bootstrap_ci([float(v) for v in human], n_boot=n_boot, seed=seed)
     return Agreement(

@@ -45,7 +45,10 @@ def row_hash(item: PremiseInput) -> str:
 
 
 def _rule_vector(item: PremiseInput) -> dict[str, float]:
-    return rule_features(item.question, item.response, entities=item.entities, invalid=item.invalid)
+    return rule_features(
+        item.question, item.response, entities=item.entities, invalid=item.invalid,
+        valid_answers=item.valid_answers,
+    )  # fmt: skip
 
 
 def feature_names(encoder_dim: int) -> list[str]:
