@@ -4,8 +4,8 @@ The papers report bare means over a few hundred to a few thousand test cases. Wi
 runs halluforge makes on a laptop, a mean without its uncertainty invites over-reading, so
 every summary row carries a percentile-bootstrap interval (Efron and Tibshirani, 1993):
 resample the per-response values with replacement ``n_boot`` times, take the mean of each
-resample, and read the interval off the quantiles of those means. Resampling is vectorised
-with numpy and seeded, so the same scores always give the same interval.
+resample, and read the interval off the quantiles of those means. :func:`scipy.stats.bootstrap`
+does the resampling, vectorised and seeded, so the same scores always give the same interval.
 
 :func:`paired_t_test` compares two settings or models on the same test cases (for example
 adversarial vs original few-shot demos, AutoDebug Table 6) with :func:`scipy.stats.ttest_rel`;
@@ -53,17 +53,22 @@ def bootstrap_ci(
         raise DataError("bootstrap_ci needs a non-empty flat list of numbers", field="values")
     if not np.all(np.isfinite(data)):
         raise DataError("bootstrap_ci got NaN or infinite values", field="values", hint="drop them first")
-    n = int(data.size)
     mean = float(data.mean())
-    rng = np.random.default_rng(seed)
-    boot_means = np.empty(n_boot, dtype=np.float64)
-    step = max(1, _BOOT_CELLS // n)
-    for start in range(0, n_boot, step):
-        rows = min(step, n_boot - start)
-        idx = rng.integers(0, n, size=(rows, n))
-        boot_means[start : start + rows] = data[idx].mean(axis=1)
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(boot_means, [alpha, 1.0 - alpha])
+    if data.size == 1:  # nothing to resample (scipy needs two values)
+        return mean, mean, mean
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (data,),
+        np.mean,
+        n_resamples=n_boot,
+        confidence_level=confidence,
+        method="percentile",
+        vectorized=True,
+        batch=max(1, _BOOT_CELLS // data.size),
+        rng=np.random.default_rng(seed),
+    )
+    low, high = result.confidence_interval
     # the percentile interval of a constant or near-constant sample can miss the mean by
     # float rounding; clamp so low <= mean <= high always holds
     return mean, min(float(low), mean), max(float(high), mean)
