@@ -55,6 +55,7 @@ from halluforge.forge.counterfactual_rules import (
     cloze_question,
     edit_words,
     insert_sentence,
+    invented_values,
     na_checks,
     name_like,
     qa_checks,
@@ -421,7 +422,8 @@ class Counterfactual(Generator):
         if unit.record is not None:
             record = unit.record
             must = [v for _, v in record.items]
-            template, values = templates[PARAPHRASE_RECORD], {"record": record.render()}
+            source = record.render()
+            template, values = templates[PARAPHRASE_RECORD], {"record": source}
             fallback, method = rule_paragraph(record), "one_sentence_per_item"
         else:
             term = cast(TermRecord, unit.term)
@@ -431,6 +433,7 @@ class Counterfactual(Generator):
                 {"term": term.term, "sentences": "\n".join(term.sentences)},
             )
             fallback, method = " ".join(term.sentences), "sentences_joined"
+            source = f"{term.term}. {fallback}"
         rejected: list[str] = []
         attempts = 0
         if self.opts.paraphrase and ctx.llm is not None:
@@ -440,12 +443,15 @@ class Counterfactual(Generator):
                 done = await ask_attempt(ctx, template, attempt, max_tokens=budget, **values)
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
                 lost = [v for v in must if not contains_answer(text, v)]
+                invented = invented_values(text, source) if text else []
                 if done.error is not None:
                     rejected.append(f"backend error: {done.error_type or done.error}")
                 elif _echoes(text, template):
                     rejected.append("the reply repeats the prompt")
                 elif lost:
                     rejected.append(f"paraphrase lost {lost[0]!r}")
+                elif invented:
+                    rejected.append(f"paraphrase invented {invented[0]!r}")
                 elif len(text.split()) > 3 * len(fallback.split()):
                     rejected.append("paraphrase is much longer than its source")
                 else:

@@ -122,6 +122,24 @@ def value_spans(text: str) -> list[str]:
     return found
 
 
+def invented_values(text: str, source: str) -> list[str]:
+    """Recognised values in a paraphrase that its source never states (dates, numbers, names).
+
+    A paraphrase is the *original* context every later step trusts, so a value the generator
+    made up would be a false fact on the "true" side. A name may start with a capitalised
+    sentence word the source lacks ("Then King Harold"): it counts when the rest of it occurs.
+    """
+    out = []
+    for value in value_spans(text):
+        if contains_answer(source, value):
+            continue
+        rest = re.findall(r"[A-Za-z]+", value)[1:]
+        if _NAME.fullmatch(value) and all(p.lower() in _LINKING or contains_answer(source, p) for p in rest):
+            continue
+        out.append(value)
+    return out
+
+
 def cloze_question(title: str, sentence: str, answer: str) -> str:
     """A fill-the-blank question about ``title`` made from one sentence (the fallback for descriptions)."""
     blank = sentence.replace(answer, "___", 1).rstrip(".")
@@ -342,6 +360,7 @@ __all__ = [
     "cloze_question",
     "edit_words",
     "insert_sentence",
+    "invented_values",
     "na_checks",
     "name_like",
     "phrase",

@@ -17,6 +17,7 @@ from halluforge.forge.counterfactual_rules import (
     cloze_candidates,
     cloze_question,
     insert_sentence,
+    invented_values,
     na_checks,
     qa_checks,
     rule_na_edits,
@@ -203,6 +204,28 @@ def test_bad_llm_outputs_fall_back_to_rules_with_reasons() -> None:
     qa_na = next(c for c in cases if c.variant == "qa_na")
     assert qa_na.provenance.fields["context"].method == "rule_edits"
     assert all(c.valid for c in cases)
+
+
+def test_paraphrase_must_not_invent_values() -> None:
+    """A paraphrase is the trusted original context: a made-up year or person sends it to the rule."""
+    source = RECORD.render()
+    assert invented_values(rule_paragraph(RECORD), source) == []
+    made_up = "In 1066 William the Conqueror beat King Harold, and 7000 men died. Then Duke Robert fled."
+    assert invented_values(made_up, source) == ["King Harold", "Then Duke Robert", "7000"]
+    # a capitalised sentence word before a name the record has is not an invention
+    assert invented_values("Then William the Conqueror won at Hastings in 1066.", source) == []
+    paragraph = (
+        "The Battle of Hastings, a battle in which Norman forces defeated the English army, was fought on "
+        "14 October 1066 at Hastings. William the Conqueror won and Harold Godwinson was defeated. "
+        "About 10,000 soldiers died, and Pope Alexander blessed the invasion."
+    )
+    cases = [
+        c
+        for c in _forge(_Scripted({"Turn this record": paragraph}), sources=["records"])
+        if isinstance(c, TestCase)
+    ]
+    field = cases[0].provenance.fields["original_context"]
+    assert field.path == "fallback" and field.rejected == ["paraphrase invented 'Pope Alexander'"]
 
 
 def test_textgen_case_records_edited_words_and_reference() -> None:
