@@ -17,7 +17,7 @@ Derived metrics over joined rows (:mod:`halluforge.metrics.layer`):
 
 - ``m_rate`` (Eq. 1): among the cases a model answers correctly with no context (setting
   ``closed_book``), the share it answers wrongly with the edited context (``open_book``, and
-  ``self_trust`` for the prompt mitigation). One row per edited-context response; a case that
+  ``self_trust`` and ``dola`` for the two mitigations). One row per edited-context response; a case that
   was wrong without context, or never asked without it, gets ``None`` with the reason, so the
   mean over values is the M-Rate and an empty denominator is "not computed", never 0.
 - ``r_rate`` (Eq. 2, records and examples) and ``r_rate_norm`` (Eq. 3, term descriptions): one
@@ -48,7 +48,7 @@ from halluforge.text import contains_answer
 
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
-DEFAULT_EDITED = ("open_book", "self_trust")
+DEFAULT_EDITED = ("open_book", "self_trust", "dola")
 #: "(B)", "Option B", "B.", "B)" or a bare "B"; never the article in "A battle ..."
 _LETTER = re.compile(r"^(?:\(\s*([A-Z])\s*\)|option\s+([A-Z])\b|([A-Z])(?:[).:]|$))", re.I)
 _DETECT = re.compile(
