@@ -58,6 +58,8 @@ from halluforge.forge.counterfactual_rules import (
     invented_values,
     na_checks,
     name_like,
+    names_key,
+    not_prose,
     qa_checks,
     record_examples,
     rule_na_edits,
@@ -407,7 +409,10 @@ class Counterfactual(Generator):
                 return "no question-answer pair passed its checks"
             question, answer, key, fields["question"], qa = made
             gold = [answer]
-        answer_type = classify_answer(gold[0], question)
+        # a record value is typed by its key's rule question, as the answer pool types it, so
+        # an LLM question's wording ("What was the last emperor ...?") does not change the type
+        asked = rule_question(unit.record, key) if unit.record is not None and key else question
+        answer_type = classify_answer(gold[0], asked)
         cf, fields["counterfactual_answer"] = await self._counter(
             question, gold, answer_type, paragraph, ctx, rng, templates
         )
@@ -444,6 +449,7 @@ class Counterfactual(Generator):
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
                 lost = [v for v in must if not contains_answer(text, v)]
                 invented = invented_values(text, source) if text else []
+                loose = not_prose(text)
                 if done.error is not None:
                     rejected.append(f"backend error: {done.error_type or done.error}")
                 elif _echoes(text, template):
@@ -452,6 +458,8 @@ class Counterfactual(Generator):
                     rejected.append(f"paraphrase lost {lost[0]!r}")
                 elif invented:
                     rejected.append(f"paraphrase invented {invented[0]!r}")
+                elif loose is not None:
+                    rejected.append(loose)
                 elif len(text.split()) > 3 * len(fallback.split()):
                     rejected.append("paraphrase is much longer than its source")
                 else:
@@ -490,6 +498,11 @@ class Counterfactual(Generator):
                     checks["answer_is_record_value"] = (
                         key is not None,
                         f"answer {answer!r} is not a record value",
+                    )
+                    # "Who was the British commander?" answered with the American one reads wrong
+                    checks["question_names_key"] = (
+                        key is None or names_key(question, key),
+                        f"the question does not ask for the record's {key!r}",
                     )
                 reason = first_failure(checks)
                 if reason is None:

@@ -77,6 +77,41 @@ def name_like(value: str) -> bool:
     )
 
 
+#: key words that name a person's role ("union_commander", "crowned_by"): a name-like value
+#: under any other key is a thing ("play: Our American Cousin", "aircraft: Enola Gay")
+_PERSON_KEY = re.compile(
+    r"(?:^|_)(?:victor|leader|monarch|king|queen|emperor|empress|pope|attacker|commander|admiral|general|"
+    r"captain|pilot|cosmonaut|astronaut|governor|author|writer|speaker|conspirator|assassin|successor|"
+    r"scorer|designer|director|engineer|developer|premier|minister|president|chancellor|viceroy|"
+    r"secretary|planner|officiant|founder|baker|organiser|organizer|victim|sponsor|archbishop|bishop|"
+    r"negotiator|driver|climber|archaeologist|patron|teacher|composer|conductor|choreographer|"
+    r"by|person|explorer|inventor|discoverer|scientist)(?:$|_)"
+)
+
+
+def person_key(key: str) -> bool:
+    """Whether a record key names a person's role, so its value is asked for with "who"."""
+    return bool(_PERSON_KEY.search(key.lower()))
+
+
+def names_key(question: str, key: str) -> bool:
+    """Whether a question asks for ``key``: it holds every word of the key ("signing date").
+
+    "When" stands for a date or year and "where" for a place.
+    """
+    asked = set(_WORD.findall(question.lower()))
+    for word in phrase(key).split():
+        if word in ("of", "the", "by", "who", "it", "on", "at"):
+            continue
+        if word in ("date", "year") and "when" in asked:
+            continue
+        if _PLACE_KEYS.search(word) and "where" in asked:
+            continue
+        if word not in asked and word.rstrip("s") not in asked and f"{word}s" not in asked:
+            return False
+    return True
+
+
 def rule_question(record: EventRecord, key: str) -> str:
     """A question whose answer is the value of ``key`` (the QA-generation fallback for records)."""
     value = record.value(key)
@@ -91,7 +126,7 @@ def rule_question(record: EventRecord, key: str) -> str:
         return f"Where did {name} take place?"
     if _PLACE_KEYS.search(key):
         return f"Where was the {phrase(key)} of {name}?"
-    if name_like(value) and form_type(value) is None:
+    if form_type(value) is None and value[:1].isupper() and person_key(key):
         return f"Who was the {phrase(key)} of {name}?"
     if form_type(value) == "number":
         return (
@@ -138,6 +173,26 @@ def invented_values(text: str, source: str) -> list[str]:
             continue
         out.append(value)
     return out
+
+
+_LABEL = re.compile(r"(?:^|[.\s])[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?:\s")
+
+
+def not_prose(text: str) -> str | None:
+    """Why a paraphrase is not a paragraph of sentences, or None.
+
+    Two kinds seen from a small generator: ``Key: value`` labels ("Date: 4 May 1957 Place:
+    ...") and a phrase looping ("Synthesizer: Sputnik 1 Synthesizer: Sputnik 1 ...").
+    """
+    if len(_LABEL.findall(text)) >= 2:
+        return "the paraphrase is key: value labels, not sentences"
+    tokens = _WORD.findall(text.lower())
+    for size in range(1, 7):
+        for i in range(len(tokens) - 3 * size + 1):
+            run = tokens[i : i + size]
+            if run == tokens[i + size : i + 2 * size] == tokens[i + 2 * size : i + 3 * size]:
+                return f"the paraphrase loops on {' '.join(run)!r}"
+    return None
 
 
 def cloze_question(title: str, sentence: str, answer: str) -> str:
@@ -205,6 +260,11 @@ def qa_checks(
             "the answer is the name of what the passage is about",
         ),
         "is_question": (question.strip().endswith("?") and len(question.split()) >= 3, "not a question"),
+        "one_question": (
+            question.count("?") == 1
+            and not re.search(r",\s*and\s+(?:who|what|when|where|which|how)\b", question, re.I),
+            "asks two questions at once",
+        ),
     }
 
 
@@ -363,6 +423,9 @@ __all__ = [
     "invented_values",
     "na_checks",
     "name_like",
+    "names_key",
+    "not_prose",
+    "person_key",
     "phrase",
     "qa_checks",
     "record_examples",

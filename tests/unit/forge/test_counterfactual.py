@@ -19,6 +19,9 @@ from halluforge.forge.counterfactual_rules import (
     insert_sentence,
     invented_values,
     na_checks,
+    names_key,
+    not_prose,
+    person_key,
     qa_checks,
     rule_na_edits,
     rule_paragraph,
@@ -165,7 +168,7 @@ def test_llm_path_is_used_when_every_check_passes() -> None:
     )
     replies = {
         "Turn this record": paragraph,
-        "write one question": "Question: Who won the battle in 1066?\nAnswer: William the Conqueror",
+        "write one question": "Question: Who was the victor in 1066?\nAnswer: William the Conqueror",
         "The true answer is": "Horatio Nelson",
         "Rewrite the passage": paragraph.replace(
             "14 October 1066 at Hastings", "14 October 1066 at Dover"
@@ -226,6 +229,43 @@ def test_paraphrase_must_not_invent_values() -> None:
     ]
     field = cases[0].provenance.fields["original_context"]
     assert field.path == "fallback" and field.rejected == ["paraphrase invented 'Pope Alexander'"]
+
+
+def test_paraphrase_must_be_sentences() -> None:
+    """Key: value labels and a looping phrase passed every value check but read as nonsense."""
+    assert not_prose(rule_paragraph(RECORD)) is None
+    assert "labels" in (not_prose("Title: Launch of Sputnik 1 Date: 4 May 1957 Place: Baikonur") or "")
+    assert "loops" in (
+        not_prose("It was Sputnik 1 Synthesizer Sputnik 1 Synthesizer Sputnik 1 Synthesizer") or ""
+    )
+
+
+def test_llm_question_must_ask_for_its_answers_key() -> None:
+    """A question about the British commander answered with the American one is rejected."""
+    assert names_key("Who was the american commander at Bunker Hill?", "american_commander")
+    assert not names_key("Who was the British commander of Bunker Hill?", "american_commander")
+    assert not names_key("What was the founding date of the United Nations?", "signing_date")
+    assert names_key("When did the Battle of Hastings happen?", "date")
+    assert names_key("Where did the Battle of Hastings take place?", "place")
+    two = qa_checks("Who was the king, and who was the victor?", "William the Conqueror", "x", title="t")
+    assert not two["one_question"][0]
+    replies = {"write one question": "Question: Who was the king in 1066?\nAnswer: William the Conqueror"}
+    cases = [c for c in _forge(_Scripted(replies), sources=["records"]) if isinstance(c, TestCase)]
+    field = cases[0].provenance.fields["question"]
+    assert field.path == "fallback" and field.rejected == [
+        "the question does not ask for the record's 'victor'"
+    ]
+
+
+def test_rule_question_asks_who_only_for_a_persons_role() -> None:
+    """A name-like value under a thing's key ("play: Our American Cousin") is asked with "what"."""
+    play = EventRecord(
+        "r2", "Assassination of Abraham Lincoln", "a shooting", (("play", "Our American Cousin"),)
+    )
+    assert rule_question(play, "play").startswith("What was the play")
+    assert person_key("union_commander") and person_key("crowned_by") and not person_key("aircraft")
+    general = EventRecord("r3", "Battle of Marathon", "a battle", (("athenian_general", "Miltiades"),))
+    assert rule_question(general, "athenian_general").startswith("Who was")
 
 
 def test_textgen_case_records_edited_words_and_reference() -> None:
