@@ -51,12 +51,16 @@ ORIGINAL = "original_context"
 DEFAULT_EDITED = ("open_book", "self_trust", "dola")
 #: "(B)", "Option B", "B.", "B)" or a bare "B"; never the article in "A battle ..."
 _LETTER = re.compile(r"^(?:\(\s*([A-Z])\s*\)|option\s+([A-Z])\b|([A-Z])(?:[).:]|$))", re.I)
+_WRONG = (
+    r"(?:incorrect|wrong|false|inaccurate|mistaken|errors?|mistakes?|misleading"
+    r"|not\s+(?:true|correct|accurate))"
+)
+_SOURCE = r"(?:context|passage|text|record|description|information)"
 _DETECT = re.compile(
-    r"\b(?:context|passage|text|record|description|information)\b[^.]{0,60}\b(?:is|are|seems?|appears?"
-    r"|contains?|has|have)\b[^.]{0,20}\b(?:incorrect|wrong|false|inaccurate|mistaken|errors?|misleading"
-    r"|not\s+(?:true|correct|accurate))\b"
+    rf"\b{_SOURCE}\b[^.]{{0,60}}\b(?:is|are|seems?|appears?|contains?|has|have)\b[^.]{{0,20}}\b{_WRONG}\b"
     r"|\b(?:contradicts?|contrary\s+to)\b[^.]{0,40}\b(?:know|knowledge|facts?|history|record)"
-    r"|\b(?:this|that)\s+is\s+(?:incorrect|wrong|false|not\s+(?:true|correct))\b",
+    rf"|\b(?:this|that|which)\s+is\s+{_WRONG}\b"
+    rf"|\bthere\s+(?:is|are|seems?\s+to\s+be)\s+(?:an?\s+)?{_WRONG}\s+in\s+the\s+{_SOURCE}\b",
     re.I,
 )
 
@@ -107,6 +111,12 @@ class ErrorDetection(Scorer):
         return bool(case.context)
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
+        from halluforge.settings import SETTINGS
+
+        shown = response.setting not in SETTINGS or SETTINGS.get(response.setting).needs_context
+        if not shown:
+            # a closed-book reply never saw the context, so it cannot flag it
+            return ScoreValue(None, {"reason": f"no context shown under {response.setting}"})
         found = _DETECT.search(response.text)
         return ScoreValue(float(found is not None), {"phrase": found.group()} if found else {})
 
