@@ -411,7 +411,13 @@ class Counterfactual(Generator):
             gold = [answer]
         # a record value is typed by its key's rule question, as the answer pool types it, so
         # an LLM question's wording ("What was the last emperor ...?") does not change the type
-        asked = rule_question(unit.record, key) if unit.record is not None and key else question
+        # a fill-the-blank question says nothing of the type, so the value's form decides
+        # ("Isaac Newton" is a person, not "other")
+        asked: str | None = question
+        if unit.record is not None and key:
+            asked = rule_question(unit.record, key)
+        elif fields["question"].method == "cloze":
+            asked = None
         answer_type = classify_answer(gold[0], asked)
         cf, fields["counterfactual_answer"] = await self._counter(
             question, gold, answer_type, paragraph, ctx, rng, templates

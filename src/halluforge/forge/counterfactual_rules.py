@@ -255,6 +255,10 @@ def qa_checks(
             f"the question gives the answer away: {question!r}",
         ),
         "answer_short": (0 < words <= max_words, f"answer has {words} words (1-{max_words} allowed)"),
+        "answer_not_clause": (
+            not re.search(r"\b(?:is|are|was|were)\b", answer, re.I),
+            f"the answer is a clause, not a value: {answer!r}",
+        ),
         "answer_not_title": (
             normalize_answer(answer) != normalize_answer(title),
             "the answer is the name of what the passage is about",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -266,6 +268,38 @@ def test_rule_question_asks_who_only_for_a_persons_role() -> None:
     assert person_key("union_commander") and person_key("crowned_by") and not person_key("aircraft")
     general = EventRecord("r3", "Battle of Marathon", "a battle", (("athenian_general", "Miltiades"),))
     assert rule_question(general, "athenian_general").startswith("Who was")
+
+
+def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path) -> None:
+    """A blanked name is a person (its counterfactual a person too), not "other"; a clause is no answer."""
+    terms = tmp_path / "terms.jsonl"
+    sentences = [
+        "The derivative gives the slope of a curve.",
+        "Isaac Newton developed calculus.",
+        "It measures a rate of change.",
+    ]
+    other = ["Alan Turing described the machine.", "It reads a tape."]
+    terms.write_text(
+        json.dumps({"term": "derivative", "sentences": sentences, "definition": "A slope."})
+        + "\n"
+        + json.dumps({"term": "Turing machine", "sentences": other, "definition": "A model."})
+        + "\n"
+    )
+    generator = Counterfactual(
+        CounterfactualOptions.model_validate({"sources": ["terms"], "terms": str(terms), "paraphrase": False})
+    )
+    ctx = ForgeContext(llm=None)
+    generator.prepare(ctx)
+    unit, _ = generator.inputs(ctx)
+    made = asyncio.run(generator.forge_one(unit, ctx))
+    cases = [c for c in made if isinstance(c, TestCase)]
+    assert cases, made
+    qa_a = next(c for c in cases if c.variant == "qa_a")
+    assert qa_a.metadata["answer_type"] == "person"
+    assert {o.role: o.text for o in qa_a.options}["counterfactual"] == "Alan Turing"
+    assert {o.role: o.text for o in qa_a.options}["correct"] == "Isaac Newton"
+    clause = qa_checks("What is the index?", "The index is 1.33", "The index is 1.33.", title="refraction")
+    assert not clause["answer_not_clause"][0]
 
 
 def test_textgen_case_records_edited_words_and_reference() -> None:
