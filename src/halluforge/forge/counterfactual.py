@@ -618,7 +618,13 @@ class Counterfactual(Generator):
                     )
                     return text, edits, prov, checks
                 rejected.append(reason)
-        known = [v for _, v in unit.record.items] if unit.record is not None else []
+        record = unit.record
+        # a record's values are typed by their keys (a place stays a place), as in the pool
+        known = (
+            {v: classify_answer(v, rule_question(record, k)) for k, v in record.items}
+            if record is not None
+            else {}
+        )
         text, changes = rule_na_edits(
             base.paragraph,
             base.gold,

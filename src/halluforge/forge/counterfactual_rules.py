@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -283,6 +284,17 @@ def _word_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(a=a.split(), b=b.split(), autojunk=False).ratio()
 
 
+_FUNCTION_CAPS = frozenset(("The", "A", "An", "It", "In", "On", "At", "He", "She", "They", "This", "Its"))
+
+
+def _facts(text: str) -> Counter[str]:
+    """Capitalised words and numbers of a text: what a people/places/dates edit must change."""
+    tokens = re.findall(r"[A-Za-z][\w'-]*|\d[\d,.]*", text)
+    return Counter(
+        t.rstrip(".,") for t in tokens if (t[0].isupper() or t[0].isdigit()) and t not in _FUNCTION_CAPS
+    )
+
+
 def na_checks(
     original: str, edited: str, gold: Sequence[str], counterfactual: str, similarity: float
 ) -> dict[str, Check]:
@@ -294,6 +306,7 @@ def na_checks(
     count_before = sum(count_occurrences(original, a) for a in gold)
     count_after = sum(count_occurrences(edited, a) for a in gold)
     changed = normalize_answer(original) != normalize_answer(edited)
+    gone = _facts(original) - _facts(edited)
     ratio = _word_ratio(original, edited)
     return {
         "answer_sentence_kept": (
@@ -309,6 +322,10 @@ def na_checks(
             f"the counterfactual answer {counterfactual!r} appears in the context",
         ),
         "non_answer_changed": (changed, "nothing outside the answer was changed"),
+        "fact_changed": (
+            bool(gone),
+            "no name, place, date or number was changed (only wording: 'was' -> 'were')",
+        ),
         "close": (ratio >= similarity, f"passage similarity {ratio:.2f} < {similarity}"),
     }
 
@@ -329,16 +346,19 @@ def rule_na_edits(
     pool: Mapping[AnswerType, Sequence[str]],
     rng: random.Random,
     *,
-    known: Sequence[str] = (),
+    known: Mapping[str, AnswerType] | None = None,
     title: str = "",
     max_edits: int = 2,
 ) -> tuple[str, list[tuple[str, str, EditKind]]]:
     """Change up to ``max_edits`` values in sentences without the answer; (new text, (old, new, kind)).
 
-    Values come from ``known`` (e.g. a record's other items) and from :func:`value_spans`;
-    values that overlap the answer or the ``title`` (what the passage is about) are left alone.
-    Dates and numbers are shifted (:func:`~halluforge.forge.validate.perturb_answer`), names
-    and places drawn from the same-type pool; each replacement goes through
+    Values come from ``known`` (a record's items, with their types) when given, else from
+    :func:`value_spans` typed by their form; values that overlap the answer or the ``title``
+    (what the passage is about) are left alone, and so are values of no clear type ("other"):
+    a phrase from another input in their place read as nonsense ("William the Conqueror" ->
+    "its diameter"). Dates and numbers are shifted
+    (:func:`~halluforge.forge.validate.perturb_answer`), people and places drawn from the
+    same-type pool; each replacement goes through
     :func:`~halluforge.forge.validate.span_replace` inside its own sentence only, so the answer
     sentences are never touched.
     """
@@ -348,13 +368,17 @@ def rule_na_edits(
     for i, sentence in enumerate(sentences):
         if i in protected:
             continue
-        values = [v for v in known if contains_answer(sentence, v)] + value_spans(sentence)
-        for value in dict.fromkeys(values):
-            if any(contains_answer(value, g) or contains_answer(g, value) for g in gold):
+        found = (
+            {v: t for v, t in known.items() if contains_answer(sentence, v)}
+            if known
+            else {v: classify_answer(v) for v in value_spans(sentence)}
+        )
+        for value, typed in found.items():
+            if typed == "other" or any(contains_answer(value, g) or contains_answer(g, value) for g in gold):
                 continue
             if title and (contains_answer(title, value) or contains_answer(value, title)):
                 continue
-            candidates.append(Candidate(i, value, classify_answer(value)))
+            candidates.append(Candidate(i, value, typed))
     rng.shuffle(candidates)
     edits: list[tuple[str, str, EditKind]] = []
     touched: set[int] = set()

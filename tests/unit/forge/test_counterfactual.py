@@ -93,7 +93,7 @@ def test_rule_na_edits_never_touch_the_answer_sentence() -> None:
             "Harold",
             POOL,
             rng,
-            known=[v for _, v in RECORD.items],
+            known={"14 October 1066": "date", "Hastings": "place", "William the Conqueror": "person"},
             title=RECORD.name,
         )
         assert changes
@@ -116,6 +116,29 @@ def test_na_checks_reject_each_failure() -> None:
     assert not na_checks(original, original, gold, cf, 0.5)["non_answer_changed"][0]
     rewritten = "Ann won the race in 1990. Something else entirely happened far away yesterday."
     assert not na_checks(original, rewritten, gold, cf, 0.9)["close"][0]
+
+
+def test_qa_na_edits_change_facts_of_the_same_type() -> None:
+    """A wording-only rewrite is no QA-NA edit; a rule edit keeps a place a place, leaves 'other' alone."""
+    paragraph = rule_paragraph(RECORD)
+    wording = paragraph.replace("The place", "The the place").replace(" was Hastings", " were Hastings")
+    checks = na_checks(paragraph, wording, ["William the Conqueror"], "Harold", 0.5)
+    assert not checks["fact_changed"][0]
+    moved = paragraph.replace("was Hastings.", "was Dover.")
+    assert na_checks(paragraph, moved, ["William the Conqueror"], "Harold", 0.5)["fact_changed"][0]
+    pool = {**POOL, "other": ["its diameter"], "person": ["Horatio Nelson"], "place": ["Runnymede"]}
+    for seed in range(10):
+        _, changes = rule_na_edits(
+            paragraph,
+            ["14 October 1066"],
+            "14 May 1066",
+            pool,
+            random.Random(seed),
+            known={"Hastings": "place", "William the Conqueror": "person", "a battle": "other"},
+            title=RECORD.name,
+        )
+        # Hastings is in the title, "a battle" has no clear type: only the person is changed
+        assert changes == [("William the Conqueror", "Horatio Nelson", "entity")]
 
 
 def test_sentence_insertion_renames_the_donor_term() -> None:
