@@ -639,7 +639,9 @@ class Counterfactual(Generator):
             inserted = insert_sentence(base.paragraph, unit.title, ctx.resources.get(DONORS_KEY, []), rng)
             if inserted is not None:
                 text, sentence = inserted
-                checks = na_checks(base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity)
+                checks = na_checks(
+                    base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity, inserted=True
+                )
                 edits = [Edit.locate("context", "fact", "", sentence, text)]
                 prov = FieldProvenance(
                     path="fallback", method="sentence_insert", attempts=attempts, rejected=rejected

@@ -296,9 +296,19 @@ def _facts(text: str) -> Counter[str]:
 
 
 def na_checks(
-    original: str, edited: str, gold: Sequence[str], counterfactual: str, similarity: float
+    original: str,
+    edited: str,
+    gold: Sequence[str],
+    counterfactual: str,
+    similarity: float,
+    *,
+    inserted: bool = False,
 ) -> dict[str, Check]:
-    """QA-NA checks: answer sentences intact, answer count kept, a change elsewhere, passage close."""
+    """QA-NA checks: answer sentences intact, answer count kept, a fact changed elsewhere, passage close.
+
+    A rewrite must change a name, place, date or number; with ``inserted`` (RECALL's
+    sentence-grained edit, a false sentence added) a new sentence is the change.
+    """
     before = split_sentences(original)
     kept = [before[i] for i in sorted(answer_sentence_ids(before, gold))]
     after_text = " ".join(split_sentences(edited))
@@ -307,6 +317,8 @@ def na_checks(
     count_after = sum(count_occurrences(edited, a) for a in gold)
     changed = normalize_answer(original) != normalize_answer(edited)
     gone = _facts(original) - _facts(edited)
+    if inserted:
+        gone = Counter(s for s in split_sentences(edited) if s not in before)
     ratio = _word_ratio(original, edited)
     return {
         "answer_sentence_kept": (

@@ -149,6 +149,10 @@ def test_sentence_insertion_renames_the_donor_term() -> None:
     )
     assert sentence == "Quicksort needs sorted data." and paragraph.endswith(sentence)
     assert insert_sentence("x", "binary search", donors, random.Random(0)) is None
+    # the added false sentence is the QA-NA change (RECALL's sentence-grained edit)
+    checks = na_checks("Quicksort sorts.", paragraph, ["sorts"], "x", 0.3, inserted=True)
+    assert checks["fact_changed"][0]
+    assert not na_checks("Quicksort sorts.", paragraph, ["sorts"], "x", 0.3)["fact_changed"][0]
 
 
 def test_word_pairs_align_changed_words_only() -> None:
