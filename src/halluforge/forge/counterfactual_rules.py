@@ -316,9 +316,10 @@ def na_checks(
     count_before = sum(count_occurrences(original, a) for a in gold)
     count_after = sum(count_occurrences(edited, a) for a in gold)
     changed = normalize_answer(original) != normalize_answer(edited)
-    gone = _facts(original) - _facts(edited)
+    # a fact replaced: one name or number gone and another come (dropping a sentence is no edit)
+    replaced = bool(_facts(original) - _facts(edited)) and bool(_facts(edited) - _facts(original))
     if inserted:
-        gone = Counter(s for s in split_sentences(edited) if s not in before)
+        replaced = any(s not in before for s in split_sentences(edited))
     ratio = _word_ratio(original, edited)
     return {
         "answer_sentence_kept": (
@@ -335,8 +336,12 @@ def na_checks(
         ),
         "non_answer_changed": (changed, "nothing outside the answer was changed"),
         "fact_changed": (
-            bool(gone),
-            "no name, place, date or number was changed (only wording: 'was' -> 'were')",
+            replaced,
+            "no name, place, date or number was replaced by another (only wording, or facts dropped)",
+        ),
+        "nothing_dropped": (
+            len(split_sentences(edited)) >= len(before),
+            f"the rewrite has {len(split_sentences(edited))} sentences, the passage {len(before)}",
         ),
         "close": (ratio >= similarity, f"passage similarity {ratio:.2f} < {similarity}"),
     }

@@ -124,6 +124,9 @@ def test_qa_na_edits_change_facts_of_the_same_type() -> None:
     wording = paragraph.replace("The place", "The the place").replace(" was Hastings", " were Hastings")
     checks = na_checks(paragraph, wording, ["William the Conqueror"], "Harold", 0.5)
     assert not checks["fact_changed"][0]
+    dropped = paragraph.replace(" The place of the Battle of Hastings was Hastings.", "")
+    dropped_checks = na_checks(paragraph, dropped, ["William the Conqueror"], "Harold", 0.5)
+    assert not dropped_checks["fact_changed"][0] and not dropped_checks["nothing_dropped"][0]
     moved = paragraph.replace("was Hastings.", "was Dover.")
     assert na_checks(paragraph, moved, ["William the Conqueror"], "Harold", 0.5)["fact_changed"][0]
     pool = {**POOL, "other": ["its diameter"], "person": ["Horatio Nelson"], "place": ["Runnymede"]}
