@@ -453,6 +453,8 @@ class Counterfactual(Generator):
                 budget = max(64, int(len(fallback.split()) * 1.5) + 16)
                 done = await ask_attempt(ctx, template, attempt, max_tokens=budget, **values)
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
+                # a closing label the model echoed ("... never observed alone. Paragraph:")
+                text = re.sub(r"\s*\b[A-Z][A-Za-z]*:\s*$", "", text)
                 lost = [v for v in must if not contains_answer(text, v)]
                 invented = invented_values(text, source) if text else []
                 loose = not_prose(text)

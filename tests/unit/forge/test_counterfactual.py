@@ -332,6 +332,17 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
     assert not clause["answer_not_clause"][0]
 
 
+def test_paraphrase_loses_an_echoed_closing_label() -> None:
+    paragraph = (
+        "The Battle of Hastings, a battle in which Norman forces defeated the English army, was fought on "
+        "14 October 1066 at Hastings. William the Conqueror won and Harold Godwinson was defeated."
+    )
+    made = _forge(_Scripted({"Turn this record": paragraph + " Paragraph:"}), sources=["records"])
+    case = next(c for c in made if isinstance(c, TestCase))
+    assert case.provenance.fields["original_context"].path == "llm"
+    assert case.original_context == paragraph
+
+
 def test_textgen_case_records_edited_words_and_reference() -> None:
     cases = [c for c in _forge(None, sources=["records"]) if isinstance(c, TestCase)]
     textgen = next(c for c in cases if c.variant == "textgen")
