@@ -100,6 +100,20 @@ class ChoiceAccuracy(Scorer):
         return ScoreValue(float(role == "correct"), {"parsed": True, "parsed_by": how, "chosen": role})
 
 
+def _without_instruction(text: str) -> str:
+    """The reply without any sentence of the trust-yourself instruction it may repeat.
+
+    The instruction says "If it contradicts what you know ...", which the rule would read as
+    the model flagging the context when a reply (or an echoing backend) repeats it.
+    """
+    from halluforge.prompts import load_template
+
+    note = load_template("counterfactual/trust_note").render()
+    for sentence in re.split(r"(?<=[.!?])\s+", note.strip()):
+        text = re.sub(re.escape(sentence.strip()), " ", text, flags=re.I)
+    return text
+
+
 class ErrorDetection(Scorer):
     """``error_detection``: 1 when the reply says the context is wrong (phrase rule)."""
 
@@ -117,7 +131,7 @@ class ErrorDetection(Scorer):
         if not shown:
             # a closed-book reply never saw the context, so it cannot flag it
             return ScoreValue(None, {"reason": f"no context shown under {response.setting}"})
-        found = _DETECT.search(response.text)
+        found = _DETECT.search(_without_instruction(response.text))
         return ScoreValue(float(found is not None), {"phrase": found.group()} if found else {})
 
 

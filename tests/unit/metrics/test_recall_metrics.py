@@ -86,6 +86,9 @@ def test_error_detection_phrases() -> None:
     # ordinary free text and a bare option are no flag
     for text in ("A. Athens", "Keys in one bucket collide, which is handled by chaining."):
         assert scorer.score(case, _response("c1", "open_book", text)).value == 0.0, text
+    # repeating the trust-yourself instruction is not flagging the context
+    echo = "The context may contain false information. If it contradicts what you know to be true, trust"
+    assert scorer.score(case, _response("c1", "self_trust", echo + " your own knowledge. A")).value == 0.0
     # a reply given without the context cannot flag it: not computed, never 0
     blind = scorer.score(case, _response("c1", "closed_book", "That is wrong."))
     assert blind.value is None and "closed_book" in blind.details["reason"]
