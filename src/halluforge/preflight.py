@@ -86,12 +86,16 @@ def check_resume(config: RunConfig) -> None:
 
 def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
     """Settings, families and their options, backends named in ``backends``; returns the generators."""
-    from halluforge.backends import BACKENDS
+    from halluforge.backends import BACKENDS, check_decoding
     from halluforge.families import FAMILIES
-    from halluforge.settings import check_settings
+    from halluforge.settings import SETTINGS, check_settings
 
     for index, name in enumerate(config.answer.settings):
         out.check(f"answer.settings.{index}", check_settings, [name])
+        if name in SETTINGS:
+            decoding = SETTINGS.get(name).decoding
+            for address in dict.fromkeys(config.models.targets):
+                out.check(f"answer.settings.{index}", check_decoding, name, decoding, address)
     generators: dict[str, Any] = {}
     for name, options in config.families.items():
         spec = out.check(f"families.{name}", FAMILIES.get, name)

@@ -256,10 +256,16 @@ class Request(Record):
     seed: int = 0
     stop: list[str] = Field(default_factory=list)
     logprobs: bool = False
+    #: a decoding method other than the backend's usual one (``"dola"``); None for the usual
+    decoding: str | None = None
 
     def output_key(self) -> dict[str, Any]:
-        """The fields that change a model's output (used by the cache key)."""
-        return self.model_dump(exclude={"id"})
+        """The fields that change a model's output (used by the cache key).
+
+        ``decoding`` joins the key only when set, so the keys of ordinary requests (and the
+        responses already cached under them) stay as they were.
+        """
+        return self.model_dump(exclude={"id"} if self.decoding else {"id", "decoding"})
 
 
 class Usage(Record):

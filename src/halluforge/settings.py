@@ -16,6 +16,11 @@ A :class:`Setting` is one registered way of asking (:data:`SETTINGS`):
   edited it), RECALL's "original" setting.
 - ``self_trust``: open-book with an instruction at the end to trust one's own knowledge when
   the context contradicts it, RECALL's prompt mitigation (§4.1; our wording).
+- ``dola``: open-book decoded with DoLa (Chuang et al. 2023), RECALL's decoding mitigation
+  (§4.2). It is the only setting with a ``decoding``: its requests ask the backend to contrast
+  the final layer with an early one, which needs the model's hidden states, so only the
+  backends in :data:`halluforge.backends.DECODINGS` take it (``hf``); a run that puts it to any
+  other target is refused before it starts.
 
 Settings that need a context are not used for a test case without one (e.g. an INVITE
 false-premise question). A ``choice`` test case gets its options lettered after the question.
@@ -67,6 +72,8 @@ class Setting:
     #: which field of the test case is shown as the context: ``context`` (the edited one, for
     #: a perturbed family) or ``original_context``
     context_field: str = "context"
+    #: a decoding method the backend must use for this setting's requests (``"dola"``), or None
+    decoding: str | None = None
 
     def context_of(self, case: TestCase) -> str | None:
         """The context this setting shows for a test case."""
@@ -119,6 +126,15 @@ for _setting in (
         "Trust-yourself prompt",
         description="context plus an instruction to trust one's own knowledge",
         rank=5,
+    ),
+    Setting(
+        "dola",
+        "settings/open_book",
+        True,
+        "DoLa",
+        description="question and context, decoded with DoLa (hf targets only)",
+        rank=6,
+        decoding="dola",
     ),
 ):
     SETTINGS.register(_setting.name, _setting)

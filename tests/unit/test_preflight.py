@@ -92,3 +92,25 @@ def test_a_run_id_resumes_only_with_its_own_config(tmp_path: Path, monkeypatch: 
     changed = load_config(_config(tmp_path, seed=7), environ={})
     with pytest.raises(InvalidInputError, match=r"different config.*--new"):
         check_run(changed)
+
+
+def test_dola_setting_is_refused_for_targets_that_cannot_decode_with_it(tmp_path: Path) -> None:
+    """Only hf targets see hidden layers; the dola setting on another backend stops the run at once."""
+    from halluforge.backends import check_decoding
+    from halluforge.errors import ConfigError
+
+    path = tmp_path / "run.yaml"
+    path.write_text(
+        "models: {generator: mock/echo, targets: [mock/echo]}\n"
+        "answer: {settings: [open_book, dola]}\n"
+        "families: {answer_swap: {}}\n"
+        "data: [{loader: bundled, path: sample}]\n"
+    )
+    config = load_config(path, {"output_dir": str(tmp_path / "runs")}, environ={})
+    problems = [p for p in collect_problems(config) if p.key == "answer.settings.1"]
+    assert len(problems) == 1 and problems[0].where == f"{path}:2"
+    assert "decodes with dola" in problems[0].message and "mock/echo" in problems[0].message
+    check_decoding("dola", "dola", "hf//models/tiny.gguf")
+    check_decoding("open_book", None, "llamacpp/smollm2-135m")
+    with pytest.raises(ConfigError, match="hf/"):
+        check_decoding("dola", "dola", "llamacpp/smollm2-135m")

@@ -27,6 +27,7 @@ def case(**extra: object) -> TestCase:
 def test_registry_knows_every_setting_and_suggests() -> None:
     assert SETTINGS.names() == [
         "closed_book",
+        "dola",
         "few_shot",
         "few_shot_adversarial",
         "open_book",
@@ -123,3 +124,17 @@ def test_original_context_and_self_trust_render_the_right_context() -> None:
     assert "Edited: Bob won." in trusting and "trust your own knowledge" in trusting
     assert trusting.index("Options:") < trusting.rindex("Answer:")
     assert not setting("original_context").applies(case.model_copy(update={"original_context": None}))
+
+
+def test_dola_setting_shows_the_edited_context_and_asks_for_dola_decoding() -> None:
+    """The DoLa mitigation is a setting: the open-book prompt, plus a decoding the request carries."""
+    from halluforge.records import Message, Request
+    from halluforge.settings import render, setting
+
+    edited = case(context="Edited: Bob wrote it.", original_context="Ann wrote it.")
+    assert render("dola", edited) == render("open_book", edited)
+    assert setting("dola").decoding == "dola" and setting("open_book").decoding is None
+    ask = [Message(role="user", content="q")]
+    # an ordinary request keeps the cache key it had before requests could carry a decoding
+    assert "decoding" not in Request(messages=ask).output_key()
+    assert Request(messages=ask, decoding="dola").output_key() != Request(messages=ask).output_key()

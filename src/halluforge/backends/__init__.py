@@ -41,6 +41,26 @@ CHECKS: Registry[BackendCheck] = Registry(
 )
 
 
+#: decoding methods a setting may ask for (:attr:`halluforge.settings.Setting.decoding`), and
+#: the backends that can do them: DoLa contrasts the model's hidden layers, which only ``hf`` sees
+DECODINGS: dict[str, tuple[str, ...]] = {"dola": ("hf",)}
+
+
+def check_decoding(setting: str, decoding: str | None, address: str) -> None:
+    """Refuse a setting whose decoding method the target's backend cannot do."""
+    if decoding is None:
+        return
+    able = DECODINGS.get(decoding, ())
+    backend = ModelSpec.parse(address).backend
+    if backend not in able:
+        raise ConfigError(
+            f"setting {setting!r} decodes with {decoding}, which needs the model's hidden layers; "
+            f"target {address} ({backend} backend) cannot do it",
+            hint=f"put {setting!r} only to {' or '.join(f'{b}/' for b in able) or 'no'} targets "
+            f"(e.g. hf//abs/path/model.gguf), or drop it from answer.settings",
+        )
+
+
 def _wrapper_option(backend: str, name: str, value: Any, *, minimum: float = 0, whole: bool = False) -> float:
     """A wrapper option (read before the backend sees the rest) as a number, or a clear error."""
     kind = "a whole number" if whole else "a number"
@@ -110,6 +130,7 @@ def open_backend(
 __all__ = [
     "BACKENDS",
     "CHECKS",
+    "DECODINGS",
     "Backend",
     "CachedBackend",
     "Capabilities",
@@ -118,6 +139,7 @@ __all__ = [
     "ResponseCache",
     "RetryingBackend",
     "check_backend",
+    "check_decoding",
     "default_cache_path",
     "open_backend",
     "split_options",

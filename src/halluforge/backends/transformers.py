@@ -19,12 +19,14 @@ Options: ``batch_size``, ``dtype`` (``float32`` by default: deterministic on CPU
 ``bfloat16``, ``float16``), ``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over
 every request's ``max_tokens``), ``gguf_file``, ``revision``, ``trust_remote_code``.
 
-DoLa decoding (RECALL's inference-time mitigation): ``dola_layers`` (``low``, ``high`` or a list
-of layer indices) makes every greedy request decode with our own DoLa module
-(:mod:`halluforge.backends.dola`), one request at a time, with ``dola_relative_top`` (default
-0.1) and ``repetition_penalty`` (default 1.0). ``dola_remote: true`` uses the hub's
-``transformers-community/dola`` code instead (needs ``trust_remote_code`` and the hub, so it
-fails offline). Other backends reject these options.
+DoLa decoding (RECALL's inference-time mitigation) is asked for per request, by the ``dola``
+setting (``Request.decoding == "dola"``): such a request is decoded greedily, one at a time,
+with our own DoLa module (:mod:`halluforge.backends.dola`); the other requests of the run are
+decoded as usual. The options tune it: ``dola_layers`` (``high`` by default, ``low`` or a list
+of layer indices), ``dola_relative_top`` (default 0.1) and ``repetition_penalty`` (default
+1.0). ``dola_remote: true`` uses the hub's ``transformers-community/dola`` code instead (needs
+``trust_remote_code`` and the hub, so it fails offline). Other backends reject these options,
+and a run refuses the ``dola`` setting for their targets.
 """
 
 from __future__ import annotations
@@ -369,7 +371,7 @@ class TransformersBackend(Backend):
                         ),
                     )
                     continue
-                if self.dola:
+                if request.decoding == "dola":
                     try:
                         results[index] = self._generate_dola(request, prompt)
                     except Exception as exc:  # one failing request, not the run
@@ -409,15 +411,8 @@ class TransformersBackend(Backend):
 
 
 def _dola_options(options: dict[str, Any], trust_remote_code: bool) -> dict[str, Any]:
-    """The DoLa options, checked (empty when ``dola_layers`` is not set)."""
-    layers = options.get("dola_layers")
-    if layers is None:
-        for name in ("dola_relative_top", "repetition_penalty", "dola_remote"):
-            if name in options:
-                raise ConfigError(
-                    f"hf option {name!r} needs dola_layers", hint="set dola_layers: high (or low)"
-                )
-        return {}
+    """The DoLa options for requests of the ``dola`` setting, checked (defaults: ``high`` layers)."""
+    layers = options.get("dola_layers", "high")
     if not (
         layers in ("low", "high") or (isinstance(layers, list) and all(isinstance(i, int) for i in layers))
     ):

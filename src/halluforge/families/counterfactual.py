@@ -11,9 +11,11 @@ is the mistake, the opposite of ``answer_swap``, where the same kind of edited e
 swapped-in answer as the expected one.
 
 Settings: ``closed_book`` (no context, RECALL's p^n), ``original_context`` (p^o), ``open_book``
-(the edited context, p^e) and ``self_trust`` (edited context plus the trust-yourself
-instruction). A text-generation case is not asked without a context (its plan is empty there),
-and its prompt is the family's own writing instruction instead of the QA template.
+(the edited context, p^e), ``self_trust`` (edited context plus the trust-yourself
+instruction) and ``dola`` (the edited context decoded with DoLa; ``hf`` targets only, so it is
+not among the settings of the example configs that use the embedded llama.cpp model). A
+text-generation case is not asked without a context (its plan is empty there), and its prompt
+is the family's own writing instruction instead of the QA template.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from halluforge.records import TestCase
 from halluforge.settings import Plan, Turn, setting
 
 #: the settings whose context is the edited one (their wrong answers count in M-Rate)
-EDITED_SETTINGS = ("open_book", "self_trust")
+EDITED_SETTINGS = ("open_book", "self_trust", "dola")
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
 #: the longest free text asked for in the text-generation task, in tokens

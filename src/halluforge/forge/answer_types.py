@@ -174,7 +174,8 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
         return "other"
     # news-style questions carry context sentences first ("Police arrested 31 men who ...
     # Where was the event?"): the wh-word that counts is in the last sentence
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", (question or "").strip())
+    # (never after an initial: "... of John F. Kennedy take place?" is one sentence)
+    sentences = re.split(r"(?<=[a-z0-9)][.!?])\s+(?=[A-Z])", (question or "").strip())
     q = sentences[-1] if sentences else ""
     asks_number = bool(_Q_NUMBER.search(q))
     bare_year = _YEAR.match(text.lower())

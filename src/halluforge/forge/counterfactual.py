@@ -55,8 +55,11 @@ from halluforge.forge.counterfactual_rules import (
     cloze_question,
     edit_words,
     insert_sentence,
+    invented_values,
     na_checks,
     name_like,
+    names_key,
+    not_prose,
     qa_checks,
     record_examples,
     rule_na_edits,
@@ -406,7 +409,16 @@ class Counterfactual(Generator):
                 return "no question-answer pair passed its checks"
             question, answer, key, fields["question"], qa = made
             gold = [answer]
-        answer_type = classify_answer(gold[0], question)
+        # a record value is typed by its key's rule question, as the answer pool types it, so
+        # an LLM question's wording ("What was the last emperor ...?") does not change the type
+        # a fill-the-blank question says nothing of the type, so the value's form decides
+        # ("Isaac Newton" is a person, not "other")
+        asked: str | None = question
+        if unit.record is not None and key:
+            asked = rule_question(unit.record, key)
+        elif fields["question"].method == "cloze":
+            asked = None
+        answer_type = classify_answer(gold[0], asked)
         cf, fields["counterfactual_answer"] = await self._counter(
             question, gold, answer_type, paragraph, ctx, rng, templates
         )
@@ -421,7 +433,8 @@ class Counterfactual(Generator):
         if unit.record is not None:
             record = unit.record
             must = [v for _, v in record.items]
-            template, values = templates[PARAPHRASE_RECORD], {"record": record.render()}
+            source = record.render()
+            template, values = templates[PARAPHRASE_RECORD], {"record": source}
             fallback, method = rule_paragraph(record), "one_sentence_per_item"
         else:
             term = cast(TermRecord, unit.term)
@@ -431,6 +444,7 @@ class Counterfactual(Generator):
                 {"term": term.term, "sentences": "\n".join(term.sentences)},
             )
             fallback, method = " ".join(term.sentences), "sentences_joined"
+            source = f"{term.term}. {fallback}"
         rejected: list[str] = []
         attempts = 0
         if self.opts.paraphrase and ctx.llm is not None:
@@ -439,13 +453,21 @@ class Counterfactual(Generator):
                 budget = max(64, int(len(fallback.split()) * 1.5) + 16)
                 done = await ask_attempt(ctx, template, attempt, max_tokens=budget, **values)
                 text = " ".join(split_sentences(parse_passage(done.text))) if done.error is None else ""
+                # a closing label the model echoed ("... never observed alone. Paragraph:")
+                text = re.sub(r"\s*\b[A-Z][A-Za-z]*:\s*$", "", text)
                 lost = [v for v in must if not contains_answer(text, v)]
+                invented = invented_values(text, source) if text else []
+                loose = not_prose(text)
                 if done.error is not None:
                     rejected.append(f"backend error: {done.error_type or done.error}")
                 elif _echoes(text, template):
                     rejected.append("the reply repeats the prompt")
                 elif lost:
                     rejected.append(f"paraphrase lost {lost[0]!r}")
+                elif invented:
+                    rejected.append(f"paraphrase invented {invented[0]!r}")
+                elif loose is not None:
+                    rejected.append(loose)
                 elif len(text.split()) > 3 * len(fallback.split()):
                     rejected.append("paraphrase is much longer than its source")
                 else:
@@ -484,6 +506,11 @@ class Counterfactual(Generator):
                     checks["answer_is_record_value"] = (
                         key is not None,
                         f"answer {answer!r} is not a record value",
+                    )
+                    # "Who was the British commander?" answered with the American one reads wrong
+                    checks["question_names_key"] = (
+                        key is None or names_key(question, key),
+                        f"the question does not ask for the record's {key!r}",
                     )
                 reason = first_failure(checks)
                 if reason is None:
@@ -593,7 +620,13 @@ class Counterfactual(Generator):
                     )
                     return text, edits, prov, checks
                 rejected.append(reason)
-        known = [v for _, v in unit.record.items] if unit.record is not None else []
+        record = unit.record
+        # a record's values are typed by their keys (a place stays a place), as in the pool
+        known = (
+            {v: classify_answer(v, rule_question(record, k)) for k, v in record.items}
+            if record is not None
+            else {}
+        )
         text, changes = rule_na_edits(
             base.paragraph,
             base.gold,
@@ -608,7 +641,9 @@ class Counterfactual(Generator):
             inserted = insert_sentence(base.paragraph, unit.title, ctx.resources.get(DONORS_KEY, []), rng)
             if inserted is not None:
                 text, sentence = inserted
-                checks = na_checks(base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity)
+                checks = na_checks(
+                    base.paragraph, text, base.gold, base.counterfactual, self.opts.similarity, inserted=True
+                )
                 edits = [Edit.locate("context", "fact", "", sentence, text)]
                 prov = FieldProvenance(
                     path="fallback", method="sentence_insert", attempts=attempts, rejected=rejected

@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,41 @@ def name_like(value: str) -> bool:
     )
 
 
+#: key words that name a person's role ("union_commander", "crowned_by"): a name-like value
+#: under any other key is a thing ("play: Our American Cousin", "aircraft: Enola Gay")
+_PERSON_KEY = re.compile(
+    r"(?:^|_)(?:victor|leader|monarch|king|queen|emperor|empress|pope|attacker|commander|admiral|general|"
+    r"captain|pilot|cosmonaut|astronaut|governor|author|writer|speaker|conspirator|assassin|successor|"
+    r"scorer|designer|director|engineer|developer|premier|minister|president|chancellor|viceroy|"
+    r"secretary|planner|officiant|founder|baker|organiser|organizer|victim|sponsor|archbishop|bishop|"
+    r"negotiator|driver|climber|archaeologist|patron|teacher|composer|conductor|choreographer|"
+    r"by|person|explorer|inventor|discoverer|scientist)(?:$|_)"
+)
+
+
+def person_key(key: str) -> bool:
+    """Whether a record key names a person's role, so its value is asked for with "who"."""
+    return bool(_PERSON_KEY.search(key.lower()))
+
+
+def names_key(question: str, key: str) -> bool:
+    """Whether a question asks for ``key``: it holds every word of the key ("signing date").
+
+    "When" stands for a date or year and "where" for a place.
+    """
+    asked = set(_WORD.findall(question.lower()))
+    for word in phrase(key).split():
+        if word in ("of", "the", "by", "who", "it", "on", "at"):
+            continue
+        if word in ("date", "year") and "when" in asked:
+            continue
+        if _PLACE_KEYS.search(word) and "where" in asked:
+            continue
+        if word not in asked and word.rstrip("s") not in asked and f"{word}s" not in asked:
+            return False
+    return True
+
+
 def rule_question(record: EventRecord, key: str) -> str:
     """A question whose answer is the value of ``key`` (the QA-generation fallback for records)."""
     value = record.value(key)
@@ -91,7 +127,7 @@ def rule_question(record: EventRecord, key: str) -> str:
         return f"Where did {name} take place?"
     if _PLACE_KEYS.search(key):
         return f"Where was the {phrase(key)} of {name}?"
-    if name_like(value) and form_type(value) is None:
+    if form_type(value) is None and value[:1].isupper() and person_key(key):
         return f"Who was the {phrase(key)} of {name}?"
     if form_type(value) == "number":
         return (
@@ -120,6 +156,44 @@ def value_spans(text: str) -> list[str]:
             if not any(value in f for f in found):
                 found.append(value)
     return found
+
+
+def invented_values(text: str, source: str) -> list[str]:
+    """Recognised values in a paraphrase that its source never states (dates, numbers, names).
+
+    A paraphrase is the *original* context every later step trusts, so a value the generator
+    made up would be a false fact on the "true" side. A name may start with a capitalised
+    sentence word the source lacks ("Then King Harold"): it counts when the rest of it occurs.
+    """
+    out = []
+    for value in value_spans(text):
+        if contains_answer(source, value):
+            continue
+        rest = re.findall(r"[A-Za-z]+", value)[1:]
+        if _NAME.fullmatch(value) and all(p.lower() in _LINKING or contains_answer(source, p) for p in rest):
+            continue
+        out.append(value)
+    return out
+
+
+_LABEL = re.compile(r"(?:^|[.\s])[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?:\s")
+
+
+def not_prose(text: str) -> str | None:
+    """Why a paraphrase is not a paragraph of sentences, or None.
+
+    Two kinds seen from a small generator: ``Key: value`` labels ("Date: 4 May 1957 Place:
+    ...") and a phrase looping ("Synthesizer: Sputnik 1 Synthesizer: Sputnik 1 ...").
+    """
+    if len(_LABEL.findall(text)) >= 2:
+        return "the paraphrase is key: value labels, not sentences"
+    tokens = _WORD.findall(text.lower())
+    for size in range(1, 7):
+        for i in range(len(tokens) - 3 * size + 1):
+            run = tokens[i : i + size]
+            if run == tokens[i + size : i + 2 * size] == tokens[i + 2 * size : i + 3 * size]:
+                return f"the paraphrase loops on {' '.join(run)!r}"
+    return None
 
 
 def cloze_question(title: str, sentence: str, answer: str) -> str:
@@ -182,11 +256,20 @@ def qa_checks(
             f"the question gives the answer away: {question!r}",
         ),
         "answer_short": (0 < words <= max_words, f"answer has {words} words (1-{max_words} allowed)"),
+        "answer_not_clause": (
+            not re.search(r"\b(?:is|are|was|were)\b", answer, re.I),
+            f"the answer is a clause, not a value: {answer!r}",
+        ),
         "answer_not_title": (
             normalize_answer(answer) != normalize_answer(title),
             "the answer is the name of what the passage is about",
         ),
         "is_question": (question.strip().endswith("?") and len(question.split()) >= 3, "not a question"),
+        "one_question": (
+            question.count("?") == 1
+            and not re.search(r",\s*and\s+(?:who|what|when|where|which|how)\b", question, re.I),
+            "asks two questions at once",
+        ),
     }
 
 
@@ -201,10 +284,31 @@ def _word_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(a=a.split(), b=b.split(), autojunk=False).ratio()
 
 
+_FUNCTION_CAPS = frozenset(("The", "A", "An", "It", "In", "On", "At", "He", "She", "They", "This", "Its"))
+
+
+def _facts(text: str) -> Counter[str]:
+    """Capitalised words and numbers of a text: what a people/places/dates edit must change."""
+    tokens = re.findall(r"[A-Za-z][\w'-]*|\d[\d,.]*", text)
+    return Counter(
+        t.rstrip(".,") for t in tokens if (t[0].isupper() or t[0].isdigit()) and t not in _FUNCTION_CAPS
+    )
+
+
 def na_checks(
-    original: str, edited: str, gold: Sequence[str], counterfactual: str, similarity: float
+    original: str,
+    edited: str,
+    gold: Sequence[str],
+    counterfactual: str,
+    similarity: float,
+    *,
+    inserted: bool = False,
 ) -> dict[str, Check]:
-    """QA-NA checks: answer sentences intact, answer count kept, a change elsewhere, passage close."""
+    """QA-NA checks: answer sentences intact, answer count kept, a fact changed elsewhere, passage close.
+
+    A rewrite must change a name, place, date or number; with ``inserted`` (RECALL's
+    sentence-grained edit, a false sentence added) a new sentence is the change.
+    """
     before = split_sentences(original)
     kept = [before[i] for i in sorted(answer_sentence_ids(before, gold))]
     after_text = " ".join(split_sentences(edited))
@@ -212,6 +316,10 @@ def na_checks(
     count_before = sum(count_occurrences(original, a) for a in gold)
     count_after = sum(count_occurrences(edited, a) for a in gold)
     changed = normalize_answer(original) != normalize_answer(edited)
+    # a fact replaced: one name or number gone and another come (dropping a sentence is no edit)
+    replaced = bool(_facts(original) - _facts(edited)) and bool(_facts(edited) - _facts(original))
+    if inserted:
+        replaced = any(s not in before for s in split_sentences(edited))
     ratio = _word_ratio(original, edited)
     return {
         "answer_sentence_kept": (
@@ -227,6 +335,14 @@ def na_checks(
             f"the counterfactual answer {counterfactual!r} appears in the context",
         ),
         "non_answer_changed": (changed, "nothing outside the answer was changed"),
+        "fact_changed": (
+            replaced,
+            "no name, place, date or number was replaced by another (only wording, or facts dropped)",
+        ),
+        "nothing_dropped": (
+            len(split_sentences(edited)) >= len(before),
+            f"the rewrite has {len(split_sentences(edited))} sentences, the passage {len(before)}",
+        ),
         "close": (ratio >= similarity, f"passage similarity {ratio:.2f} < {similarity}"),
     }
 
@@ -247,16 +363,19 @@ def rule_na_edits(
     pool: Mapping[AnswerType, Sequence[str]],
     rng: random.Random,
     *,
-    known: Sequence[str] = (),
+    known: Mapping[str, AnswerType] | None = None,
     title: str = "",
     max_edits: int = 2,
 ) -> tuple[str, list[tuple[str, str, EditKind]]]:
     """Change up to ``max_edits`` values in sentences without the answer; (new text, (old, new, kind)).
 
-    Values come from ``known`` (e.g. a record's other items) and from :func:`value_spans`;
-    values that overlap the answer or the ``title`` (what the passage is about) are left alone.
-    Dates and numbers are shifted (:func:`~halluforge.forge.validate.perturb_answer`), names
-    and places drawn from the same-type pool; each replacement goes through
+    Values come from ``known`` (a record's items, with their types) when given, else from
+    :func:`value_spans` typed by their form; values that overlap the answer or the ``title``
+    (what the passage is about) are left alone, and so are values of no clear type ("other"):
+    a phrase from another input in their place read as nonsense ("William the Conqueror" ->
+    "its diameter"). Dates and numbers are shifted
+    (:func:`~halluforge.forge.validate.perturb_answer`), people and places drawn from the
+    same-type pool; each replacement goes through
     :func:`~halluforge.forge.validate.span_replace` inside its own sentence only, so the answer
     sentences are never touched.
     """
@@ -266,13 +385,17 @@ def rule_na_edits(
     for i, sentence in enumerate(sentences):
         if i in protected:
             continue
-        values = [v for v in known if contains_answer(sentence, v)] + value_spans(sentence)
-        for value in dict.fromkeys(values):
-            if any(contains_answer(value, g) or contains_answer(g, value) for g in gold):
+        found = (
+            {v: t for v, t in known.items() if contains_answer(sentence, v)}
+            if known
+            else {v: classify_answer(v) for v in value_spans(sentence)}
+        )
+        for value, typed in found.items():
+            if typed == "other" or any(contains_answer(value, g) or contains_answer(g, value) for g in gold):
                 continue
             if title and (contains_answer(title, value) or contains_answer(value, title)):
                 continue
-            candidates.append(Candidate(i, value, classify_answer(value)))
+            candidates.append(Candidate(i, value, typed))
     rng.shuffle(candidates)
     edits: list[tuple[str, str, EditKind]] = []
     touched: set[int] = set()
@@ -342,8 +465,12 @@ __all__ = [
     "cloze_question",
     "edit_words",
     "insert_sentence",
+    "invented_values",
     "na_checks",
     "name_like",
+    "names_key",
+    "not_prose",
+    "person_key",
     "phrase",
     "qa_checks",
     "record_examples",

@@ -17,7 +17,7 @@ Derived metrics over joined rows (:mod:`halluforge.metrics.layer`):
 
 - ``m_rate`` (Eq. 1): among the cases a model answers correctly with no context (setting
   ``closed_book``), the share it answers wrongly with the edited context (``open_book``, and
-  ``self_trust`` for the prompt mitigation). One row per edited-context response; a case that
+  ``self_trust`` and ``dola`` for the two mitigations). One row per edited-context response; a case that
   was wrong without context, or never asked without it, gets ``None`` with the reason, so the
   mean over values is the M-Rate and an empty denominator is "not computed", never 0.
 - ``r_rate`` (Eq. 2, records and examples) and ``r_rate_norm`` (Eq. 3, term descriptions): one
@@ -48,15 +48,19 @@ from halluforge.text import contains_answer
 
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
-DEFAULT_EDITED = ("open_book", "self_trust")
+DEFAULT_EDITED = ("open_book", "self_trust", "dola")
 #: "(B)", "Option B", "B.", "B)" or a bare "B"; never the article in "A battle ..."
 _LETTER = re.compile(r"^(?:\(\s*([A-Z])\s*\)|option\s+([A-Z])\b|([A-Z])(?:[).:]|$))", re.I)
+_WRONG = (
+    r"(?:incorrect|wrong|false|inaccurate|mistaken|errors?|mistakes?|misleading"
+    r"|not\s+(?:true|correct|accurate))"
+)
+_SOURCE = r"(?:context|passage|text|record|description|information)"
 _DETECT = re.compile(
-    r"\b(?:context|passage|text|record|description|information)\b[^.]{0,60}\b(?:is|are|seems?|appears?"
-    r"|contains?|has|have)\b[^.]{0,20}\b(?:incorrect|wrong|false|inaccurate|mistaken|errors?|misleading"
-    r"|not\s+(?:true|correct|accurate))\b"
+    rf"\b{_SOURCE}\b[^.]{{0,60}}\b(?:is|are|seems?|appears?|contains?|has|have)\b[^.]{{0,20}}\b{_WRONG}\b"
     r"|\b(?:contradicts?|contrary\s+to)\b[^.]{0,40}\b(?:know|knowledge|facts?|history|record)"
-    r"|\b(?:this|that)\s+is\s+(?:incorrect|wrong|false|not\s+(?:true|correct))\b",
+    rf"|\b(?:this|that|which)\s+is\s+{_WRONG}\b"
+    rf"|\bthere\s+(?:is|are|seems?\s+to\s+be)\s+(?:an?\s+)?{_WRONG}\s+in\s+the\s+{_SOURCE}\b",
     re.I,
 )
 
@@ -96,6 +100,20 @@ class ChoiceAccuracy(Scorer):
         return ScoreValue(float(role == "correct"), {"parsed": True, "parsed_by": how, "chosen": role})
 
 
+def _without_instruction(text: str) -> str:
+    """The reply without any sentence of the trust-yourself instruction it may repeat.
+
+    The instruction says "If it contradicts what you know ...", which the rule would read as
+    the model flagging the context when a reply (or an echoing backend) repeats it.
+    """
+    from halluforge.prompts import load_template
+
+    note = load_template("counterfactual/trust_note").render()
+    for sentence in re.split(r"(?<=[.!?])\s+", note.strip()):
+        text = re.sub(re.escape(sentence.strip()), " ", text, flags=re.I)
+    return text
+
+
 class ErrorDetection(Scorer):
     """``error_detection``: 1 when the reply says the context is wrong (phrase rule)."""
 
@@ -107,7 +125,13 @@ class ErrorDetection(Scorer):
         return bool(case.context)
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
-        found = _DETECT.search(response.text)
+        from halluforge.settings import SETTINGS
+
+        shown = response.setting not in SETTINGS or SETTINGS.get(response.setting).needs_context
+        if not shown:
+            # a closed-book reply never saw the context, so it cannot flag it
+            return ScoreValue(None, {"reason": f"no context shown under {response.setting}"})
+        found = _DETECT.search(_without_instruction(response.text))
         return ScoreValue(float(found is not None), {"phrase": found.group()} if found else {})
 
 

@@ -29,7 +29,7 @@ from halluforge.records import Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 
 CONTEXTS = (("closed_book", "no"), ("original_context", "original"), ("open_book", "edited"))
-METHODS = (("open_book", "Baseline"), ("self_trust", "Prompt"))
+METHODS = (("open_book", "Baseline"), ("self_trust", "Prompt"), ("dola", "DoLa"))
 DOMAINS = {"record": "records", "term": "terms", "example": "examples", "rgb": "RGB"}
 DIRECTION = (
     "A correct answer keeps the true answer; following the edited context is the mistake "
@@ -118,7 +118,7 @@ def recall_blocks(
     quality_cols += [("textgen", "bleu", "BLEU"), ("textgen", "rouge_l", "ROUGE-L")]
     robust_cols = [("qa_a", "m_rate", "QA-A M-Rate"), ("qa_na", "m_rate", "QA-NA M-Rate")]
     robust_cols += [("textgen", "r_rate", "R-Rate"), ("qa_a", "error_detection", "QA-A error detection")]
-    contexts = [*CONTEXTS, ("self_trust", "edited + prompt")]
+    contexts = [*CONTEXTS, ("self_trust", "edited + prompt"), ("dola", "edited + DoLa")]
     for domain in domains:
         label = DOMAINS[domain]
         cols = [

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from halluforge.backends import check_decoding
 from halluforge.families import Family
 from halluforge.metrics import SCORERS
 from halluforge.records import Completion, Message, Request, Response, TestCase, stable_id
@@ -123,6 +124,7 @@ def _request(ctx: RunContext, slot: _Slot, rid: str, logprobs: bool) -> Request:
             prompt = prompt.replace(REPLY_SLOT, slot.parent.text)
     messages.append(Message(role="user", content=prompt))
     return Request(
+        decoding=setting(slot.setting).decoding,
         id=rid,
         messages=messages,
         max_tokens=slot.turn.max_tokens or config.max_tokens,
@@ -145,6 +147,8 @@ async def answer_stage(ctx: RunContext) -> StageCounts:
     for target in ctx.config.models.targets:
         backend = ctx.models.get(target)
         model = backend.name
+        for name in config.settings:
+            check_decoding(name, setting(name).decoding, model)
         logprobs = wants_logprobs and backend.capabilities.logprobs
         for depth in range(rounds):
             stored = {r.id: r for r in ctx.store.iter(Response)} if depth else {}

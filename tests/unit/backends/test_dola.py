@@ -121,7 +121,8 @@ def test_generate_returns_final_layer_logprobs_and_chosen_layers(tiny_llama: obj
         dola_generate(model, ids, layers=[9], max_new_tokens=1)
 
 
-def test_hf_backend_decodes_with_dola_and_checks_its_options(tiny_hf_model: object) -> None:
+def test_hf_backend_decodes_dola_requests_only_and_checks_its_options(tiny_hf_model: object) -> None:
+    """A request of the dola setting is decoded by our DoLa module, the others greedily as before."""
     import asyncio
 
     from halluforge.backends.base import ModelSpec
@@ -131,14 +132,24 @@ def test_hf_backend_decodes_with_dola_and_checks_its_options(tiny_hf_model: obje
 
     spec = ModelSpec.parse(f"hf/{tiny_hf_model}")
     backend = create(spec, {"dola_layers": [1]})
-    request = Request(id="r", messages=[Message(role="user", content="the sky")], max_tokens=4, logprobs=True)
-    (done,) = asyncio.run(backend.generate([request]))
+    ask = [Message(role="user", content="the sky")]
+    dola = Request(id="d", messages=ask, max_tokens=6, logprobs=True, decoding="dola")
+    plain = Request(id="p", messages=ask, max_tokens=6, logprobs=True)
+    done, usual = asyncio.run(backend.generate([dola, plain]))
     assert done.error is None and done.token_logprobs is not None and done.tokens is not None
     assert len(done.tokens) == len(done.token_logprobs) == done.usage.completion_tokens
+    model, tokenizer = backend._model, backend._tokenizer  # type: ignore[attr-defined]
+    ids = tokenizer([backend._prompt(tokenizer, dola)], return_tensors="pt")["input_ids"]  # type: ignore[attr-defined]
+    expected, _, _ = dola_generate(model, ids, layers=[1], max_new_tokens=6)
+    assert done.tokens == [tokenizer.decode([t]) for t in expected][: len(done.tokens)]
+    with torch.inference_mode():
+        greedy = model.generate(ids, max_new_tokens=6, do_sample=False, pad_token_id=tokenizer.pad_token_id)
+    assert (
+        usual.text == tokenizer.decode(greedy[0, ids.shape[1] :], skip_special_tokens=True).split("<pad>")[0]
+    )
     assert backend.output_fields()["dola"]["layers"] == [1]
+    assert create(spec, {}).output_fields()["dola"]["layers"] == "high"
     with pytest.raises(ConfigError, match="trust_remote_code"):
         create(spec, {"dola_layers": "high", "dola_remote": True})
     with pytest.raises(ConfigError, match="'low', 'high'"):
         create(spec, {"dola_layers": "middle"})
-    with pytest.raises(ConfigError, match="needs dola_layers"):
-        create(spec, {"repetition_penalty": 1.2})

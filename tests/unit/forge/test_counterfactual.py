@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +19,11 @@ from halluforge.forge.counterfactual_rules import (
     cloze_candidates,
     cloze_question,
     insert_sentence,
+    invented_values,
     na_checks,
+    names_key,
+    not_prose,
+    person_key,
     qa_checks,
     rule_na_edits,
     rule_paragraph,
@@ -87,7 +93,7 @@ def test_rule_na_edits_never_touch_the_answer_sentence() -> None:
             "Harold",
             POOL,
             rng,
-            known=[v for _, v in RECORD.items],
+            known={"14 October 1066": "date", "Hastings": "place", "William the Conqueror": "person"},
             title=RECORD.name,
         )
         assert changes
@@ -112,6 +118,32 @@ def test_na_checks_reject_each_failure() -> None:
     assert not na_checks(original, rewritten, gold, cf, 0.9)["close"][0]
 
 
+def test_qa_na_edits_change_facts_of_the_same_type() -> None:
+    """A wording-only rewrite is no QA-NA edit; a rule edit keeps a place a place, leaves 'other' alone."""
+    paragraph = rule_paragraph(RECORD)
+    wording = paragraph.replace("The place", "The the place").replace(" was Hastings", " were Hastings")
+    checks = na_checks(paragraph, wording, ["William the Conqueror"], "Harold", 0.5)
+    assert not checks["fact_changed"][0]
+    dropped = paragraph.replace(" The place of the Battle of Hastings was Hastings.", "")
+    dropped_checks = na_checks(paragraph, dropped, ["William the Conqueror"], "Harold", 0.5)
+    assert not dropped_checks["fact_changed"][0] and not dropped_checks["nothing_dropped"][0]
+    moved = paragraph.replace("was Hastings.", "was Dover.")
+    assert na_checks(paragraph, moved, ["William the Conqueror"], "Harold", 0.5)["fact_changed"][0]
+    pool = {**POOL, "other": ["its diameter"], "person": ["Horatio Nelson"], "place": ["Runnymede"]}
+    for seed in range(10):
+        _, changes = rule_na_edits(
+            paragraph,
+            ["14 October 1066"],
+            "14 May 1066",
+            pool,
+            random.Random(seed),
+            known={"Hastings": "place", "William the Conqueror": "person", "a battle": "other"},
+            title=RECORD.name,
+        )
+        # Hastings is in the title, "a battle" has no clear type: only the person is changed
+        assert changes == [("William the Conqueror", "Horatio Nelson", "entity")]
+
+
 def test_sentence_insertion_renames_the_donor_term() -> None:
     donors = [("binary search", ["Binary search needs sorted data.", "It halves the range."])]
     paragraph, sentence = insert_sentence("Quicksort sorts.", "quicksort", donors, random.Random(0)) or (
@@ -120,6 +152,10 @@ def test_sentence_insertion_renames_the_donor_term() -> None:
     )
     assert sentence == "Quicksort needs sorted data." and paragraph.endswith(sentence)
     assert insert_sentence("x", "binary search", donors, random.Random(0)) is None
+    # the added false sentence is the QA-NA change (RECALL's sentence-grained edit)
+    checks = na_checks("Quicksort sorts.", paragraph, ["sorts"], "x", 0.3, inserted=True)
+    assert checks["fact_changed"][0]
+    assert not na_checks("Quicksort sorts.", paragraph, ["sorts"], "x", 0.3)["fact_changed"][0]
 
 
 def test_word_pairs_align_changed_words_only() -> None:
@@ -164,7 +200,7 @@ def test_llm_path_is_used_when_every_check_passes() -> None:
     )
     replies = {
         "Turn this record": paragraph,
-        "write one question": "Question: Who won the battle in 1066?\nAnswer: William the Conqueror",
+        "write one question": "Question: Who was the victor in 1066?\nAnswer: William the Conqueror",
         "The true answer is": "Horatio Nelson",
         "Rewrite the passage": paragraph.replace(
             "14 October 1066 at Hastings", "14 October 1066 at Dover"
@@ -203,6 +239,108 @@ def test_bad_llm_outputs_fall_back_to_rules_with_reasons() -> None:
     qa_na = next(c for c in cases if c.variant == "qa_na")
     assert qa_na.provenance.fields["context"].method == "rule_edits"
     assert all(c.valid for c in cases)
+
+
+def test_paraphrase_must_not_invent_values() -> None:
+    """A paraphrase is the trusted original context: a made-up year or person sends it to the rule."""
+    source = RECORD.render()
+    assert invented_values(rule_paragraph(RECORD), source) == []
+    made_up = "In 1066 William the Conqueror beat King Harold, and 7000 men died. Then Duke Robert fled."
+    assert invented_values(made_up, source) == ["King Harold", "Then Duke Robert", "7000"]
+    # a capitalised sentence word before a name the record has is not an invention
+    assert invented_values("Then William the Conqueror won at Hastings in 1066.", source) == []
+    paragraph = (
+        "The Battle of Hastings, a battle in which Norman forces defeated the English army, was fought on "
+        "14 October 1066 at Hastings. William the Conqueror won and Harold Godwinson was defeated. "
+        "About 10,000 soldiers died, and Pope Alexander blessed the invasion."
+    )
+    cases = [
+        c
+        for c in _forge(_Scripted({"Turn this record": paragraph}), sources=["records"])
+        if isinstance(c, TestCase)
+    ]
+    field = cases[0].provenance.fields["original_context"]
+    assert field.path == "fallback" and field.rejected == ["paraphrase invented 'Pope Alexander'"]
+
+
+def test_paraphrase_must_be_sentences() -> None:
+    """Key: value labels and a looping phrase passed every value check but read as nonsense."""
+    assert not_prose(rule_paragraph(RECORD)) is None
+    assert "labels" in (not_prose("Title: Launch of Sputnik 1 Date: 4 May 1957 Place: Baikonur") or "")
+    assert "loops" in (
+        not_prose("It was Sputnik 1 Synthesizer Sputnik 1 Synthesizer Sputnik 1 Synthesizer") or ""
+    )
+
+
+def test_llm_question_must_ask_for_its_answers_key() -> None:
+    """A question about the British commander answered with the American one is rejected."""
+    assert names_key("Who was the american commander at Bunker Hill?", "american_commander")
+    assert not names_key("Who was the British commander of Bunker Hill?", "american_commander")
+    assert not names_key("What was the founding date of the United Nations?", "signing_date")
+    assert names_key("When did the Battle of Hastings happen?", "date")
+    assert names_key("Where did the Battle of Hastings take place?", "place")
+    two = qa_checks("Who was the king, and who was the victor?", "William the Conqueror", "x", title="t")
+    assert not two["one_question"][0]
+    replies = {"write one question": "Question: Who was the king in 1066?\nAnswer: William the Conqueror"}
+    cases = [c for c in _forge(_Scripted(replies), sources=["records"]) if isinstance(c, TestCase)]
+    field = cases[0].provenance.fields["question"]
+    assert field.path == "fallback" and field.rejected == [
+        "the question does not ask for the record's 'victor'"
+    ]
+
+
+def test_rule_question_asks_who_only_for_a_persons_role() -> None:
+    """A name-like value under a thing's key ("play: Our American Cousin") is asked with "what"."""
+    play = EventRecord(
+        "r2", "Assassination of Abraham Lincoln", "a shooting", (("play", "Our American Cousin"),)
+    )
+    assert rule_question(play, "play").startswith("What was the play")
+    assert person_key("union_commander") and person_key("crowned_by") and not person_key("aircraft")
+    general = EventRecord("r3", "Battle of Marathon", "a battle", (("athenian_general", "Miltiades"),))
+    assert rule_question(general, "athenian_general").startswith("Who was")
+
+
+def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path) -> None:
+    """A blanked name is a person (its counterfactual a person too), not "other"; a clause is no answer."""
+    terms = tmp_path / "terms.jsonl"
+    sentences = [
+        "The derivative gives the slope of a curve.",
+        "Isaac Newton developed calculus.",
+        "It measures a rate of change.",
+    ]
+    other = ["Alan Turing described the machine.", "It reads a tape."]
+    terms.write_text(
+        json.dumps({"term": "derivative", "sentences": sentences, "definition": "A slope."})
+        + "\n"
+        + json.dumps({"term": "Turing machine", "sentences": other, "definition": "A model."})
+        + "\n"
+    )
+    generator = Counterfactual(
+        CounterfactualOptions.model_validate({"sources": ["terms"], "terms": str(terms), "paraphrase": False})
+    )
+    ctx = ForgeContext(llm=None)
+    generator.prepare(ctx)
+    unit, _ = generator.inputs(ctx)
+    made = asyncio.run(generator.forge_one(unit, ctx))
+    cases = [c for c in made if isinstance(c, TestCase)]
+    assert cases, made
+    qa_a = next(c for c in cases if c.variant == "qa_a")
+    assert qa_a.metadata["answer_type"] == "person"
+    assert {o.role: o.text for o in qa_a.options}["counterfactual"] == "Alan Turing"
+    assert {o.role: o.text for o in qa_a.options}["correct"] == "Isaac Newton"
+    clause = qa_checks("What is the index?", "The index is 1.33", "The index is 1.33.", title="refraction")
+    assert not clause["answer_not_clause"][0]
+
+
+def test_paraphrase_loses_an_echoed_closing_label() -> None:
+    paragraph = (
+        "The Battle of Hastings, a battle in which Norman forces defeated the English army, was fought on "
+        "14 October 1066 at Hastings. William the Conqueror won and Harold Godwinson was defeated."
+    )
+    made = _forge(_Scripted({"Turn this record": paragraph + " Paragraph:"}), sources=["records"])
+    case = next(c for c in made if isinstance(c, TestCase))
+    assert case.provenance.fields["original_context"].path == "llm"
+    assert case.original_context == paragraph
 
 
 def test_textgen_case_records_edited_words_and_reference() -> None:

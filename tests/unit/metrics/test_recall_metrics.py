@@ -76,6 +76,22 @@ def test_error_detection_phrases() -> None:
     )
     assert scorer.score(case, _response("c1", "open_book", "This contradicts what I know.")).value == 1.0
     assert scorer.score(case, _response("c1", "open_book", "Athens.")).value == 0.0
+    # phrasings a model uses that the first rule missed
+    for text in (
+        "It was built in 1999, which is incorrect.",
+        "There is an error in the passage: it was Athens.",
+        "The text seems to have a mistake.",
+    ):
+        assert scorer.score(case, _response("c1", "self_trust", text)).value == 1.0, text
+    # ordinary free text and a bare option are no flag
+    for text in ("A. Athens", "Keys in one bucket collide, which is handled by chaining."):
+        assert scorer.score(case, _response("c1", "open_book", text)).value == 0.0, text
+    # repeating the trust-yourself instruction is not flagging the context
+    echo = "The context may contain false information. If it contradicts what you know to be true, trust"
+    assert scorer.score(case, _response("c1", "self_trust", echo + " your own knowledge. A")).value == 0.0
+    # a reply given without the context cannot flag it: not computed, never 0
+    blind = scorer.score(case, _response("c1", "closed_book", "That is wrong."))
+    assert blind.value is None and "closed_book" in blind.details["reason"]
 
 
 def _joined(cases: list[TestCase], replies: dict[tuple[str, str], str]) -> Joined:
