@@ -155,6 +155,25 @@ def check_close(original: str, rewritten: str, gold: Sequence[str], new: str, th
     return False, f"evidence changed too much besides the answer (similarity {ratio:.2f} < {threshold:.2f})"
 
 
+def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> Check:
+    """Every word of the original outside the answers survives in the rewrite, in order.
+
+    A model's rewrite may add words (an article, "was") but not drop or change any: a
+    similarity ratio alone let "On 14 July 1789 a crowd" become "14 July 1793 A crowd".
+    Articles are not counted, since the new answer may need another one.
+    """
+
+    def words(text: str, answers: Sequence[str]) -> list[str]:
+        masked = " ".join(_mask(text, answers))
+        return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
+
+    rest = iter(words(rewritten, [new]))
+    for word in words(original, gold):
+        if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
+            return False, f"the rewrite dropped or changed the evidence's word {word!r}"
+    return True, ""
+
+
 def swap_checks(
     original: str, rewritten: str, gold: Sequence[str], new: str, threshold: float
 ) -> dict[str, Check]:
@@ -448,6 +467,7 @@ __all__ = [
     "check_absent",
     "check_close",
     "check_differs",
+    "check_kept",
     "check_present",
     "draw_pool_answer",
     "first_failure",
