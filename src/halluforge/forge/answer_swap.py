@@ -13,6 +13,10 @@ The attack
     does not reliably help.
 
 Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
+    0. A seed case whose passage restates its answer in a form no swap can change (a count
+       derived from other numbers, two names in one sentence, the name explained;
+       :func:`halluforge.forge.restatements.restatement`) is skipped with that reason: after
+       the swap the passage would contradict itself.
     1. *propose* (template ``answer_swap/propose``): the wrong answer. Accepted when it is
        non-empty, at most ``max_answer_words`` words, differs from every gold alias (after
        SQuAD normalisation, neither containing the other), has the gold answer's coarse type

@@ -23,6 +23,7 @@ wrong but the passage does not state twice ("Picasso, the Dutch painter") is not
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -70,6 +71,16 @@ _EQUIVALENT = re.compile(
     r"around|nearly|almost|some|approximately|just\s+under|just\s+over))\b",
     re.I,
 )
+#: a share of another number: "a quarter turn" of 360 degrees is 90
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
+#: a date given as an offset of another ("Two years later", "the following year")
+_RELATIVE = re.compile(
+    rf"\b(?:(?:{_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
+    r"|the\s+(?:following|next|previous)\s+year)\b",
+    re.I,
+)
+_YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 #: name words too common to show that the passage echoes the answer's name
 _GENERIC = frozenset(
@@ -119,6 +130,17 @@ def number_value(text: str) -> float | None:
     return float(total + current) if seen else None
 
 
+@functools.lru_cache(maxsize=1024)
+def _spans(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """The gold answer's spans, computed once per passage: ``conflict`` runs for every candidate."""
+    return tuple(answer_spans(evidence, gold))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _SENTENCE.finditer(text))
+
+
 def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= s or start >= e for s, e in spans)
 
@@ -133,9 +155,9 @@ def _numbers(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[tuple[floa
 
 
 def _sentence_of(text: str, start: int) -> tuple[int, int]:
-    for match in _SENTENCE.finditer(text):
-        if match.start() <= start < match.end():
-            return match.start(), match.end()
+    for begin, end in _sentences(text):
+        if begin <= start < end:
+            return begin, end
     return 0, len(text)
 
 
@@ -147,6 +169,11 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
     for match in _ORDINAL.finditer(evidence):
         if _ORDINALS[match.group().lower()] == gold and gold > 1 and _outside(spans, *match.span()):
             return f"the passage counts to the answer with the ordinal {match.group()!r}"
+    for match in _FRACTION.finditer(evidence):
+        share = _FRACTIONS[(match.group(1) or "half").lower()]
+        for value, number in numbers:
+            if value == gold * share:
+                return f"the passage derives the answer as {match.group()!r} of {number.group()!r}"
     small = [(v, m) for v, m in numbers if 1 < v < gold]
     for i, (a, ma) in enumerate(small):
         for b, mb in small[i:]:
@@ -174,7 +201,7 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
 
 
 def _stem(word: str) -> str:
-    return word.lower()[: max(4, len(word) - 1)]
+    return word.lower()[: max(4, min(len(word) - 1, 6))]  # "portug" for Portuguese and Portugal
 
 
 def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
@@ -220,14 +247,26 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
     return None
 
 
+def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
+    relative = _RELATIVE.search(evidence)
+    if relative is None:
+        return None
+    other = [m for m in _YEARS.finditer(evidence) if _outside(spans, *m.span())]
+    if not other:
+        return None
+    return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
+
+
 def restatement(evidence: str, gold: Sequence[str], kind: str) -> str | None:
     """Why swapping the gold answer would make the passage contradict itself, or None.
 
     The passage restates the answer in a form that span replacement leaves behind and that
-    no wrong answer could agree with (see the module docstring). Years and dates are left to
-    :func:`conflict`, which depends on the wrong answer.
+    no wrong answer could agree with (see the module docstring). A date counts only when the
+    passage gives it as an offset of another ("Two years later"); its order against the
+    passage's other dates is left to :func:`conflict`, which depends on the wrong answer.
     """
-    spans = answer_spans(evidence, gold)
+    spans = _spans(evidence, tuple(gold))
     if not spans:
         return None
     if kind == "number":
@@ -235,7 +274,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str) -> str | None:
         value = number_value(found.group()) if found else None
         return _number_restatement(evidence, value, spans) if value is not None else None
     if kind == "date":
-        return None
+        return _relative_date(evidence, spans)
     return _distinct_aliases(evidence, gold, spans) or _echo(evidence, gold, spans)
 
 
@@ -283,7 +322,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     A date must keep its order against every other date of the passage; a noun must agree
     with the verb that follows the gold answer (a plural verb wants a plural noun).
     """
-    spans = answer_spans(evidence, gold)
+    spans = _spans(evidence, tuple(gold))
     if not spans:
         return None
     if kind == "date":

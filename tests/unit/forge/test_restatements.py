@@ -129,3 +129,20 @@ def test_a_month_without_a_year_is_compared_by_month_in_the_events_year() -> Non
     assert conflict(evidence, ["8 May 1945"], "date", "8 May 1940") is None  # April moves with it
     assert conflict(evidence, ["8 May 1945"], "date", "8 March 1945") is not None
     assert conflict("It began in June 1914, in summer.", ["1914"], "date", "1916") is None
+
+
+def test_a_share_of_another_number_and_a_date_offset_are_restatements() -> None:
+    angle = "A full turn is three hundred and sixty degrees, so a right angle, a quarter turn, is 90 degrees."
+    assert "'a quarter'" in (restatement(angle, ["90", "90 degrees"], "number") or "")
+    games = "The committee was founded in 1894. Two years later the first games were held in 1896."
+    assert "'1894'" in (restatement(games, ["1896"], "date") or "")
+    assert restatement("The first games were held in Athens in 1896.", ["1896"], "date") is None
+
+
+def test_a_name_the_passage_derives_from_a_place_is_an_echo() -> None:
+    brazil = "Brazil was claimed by Portugal in 1500, so its language is Portuguese."
+    assert "'Portugal'" in (restatement(brazil, ["Portuguese"], "thing:language") or "")
+    assert (
+        restatement("Its language is Portuguese, spoken by millions.", ["Portuguese"], "thing:language")
+        is None
+    )
