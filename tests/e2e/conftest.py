@@ -43,7 +43,8 @@ def _run(root: Path, **overrides: object) -> Path:
         "output_dir": str(root / "runs"),
         "models.generator": "mock/echo",
         "models.targets": ["mock/echo", "mock/const:Paris"],
-        "data": [{"loader": "bundled", "limit": 12}],
+        # 13 examples, 12 answer_swap cases: Orwell's passage gives two names, so it is skipped
+        "data": [{"loader": "bundled", "limit": 13}],
         "score.bootstrap": 50,
         "run_id": "demo",
     }

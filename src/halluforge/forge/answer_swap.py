@@ -13,6 +13,10 @@ The attack
     does not reliably help.
 
 Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
+    0. A seed case whose passage restates its answer in a form no swap can change (a count
+       derived from other numbers, two names in one sentence, the name explained;
+       :func:`halluforge.forge.restatements.restatement`) is skipped with that reason: after
+       the swap the passage would contradict itself.
     1. *propose* (template ``answer_swap/propose``): the wrong answer. Accepted when it is
        non-empty, at most ``max_answer_words`` words, differs from every gold alias (after
        SQuAD normalisation, neither containing the other), has the gold answer's coarse type
@@ -63,7 +67,7 @@ from pydantic import Field
 
 from halluforge.errors import BackendError
 from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type, looks_like_name
-from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator, GeneratorOptions
 from halluforge.forge.donors import (
     NeighbourIndex,
     build_kind_pool,
@@ -81,11 +85,13 @@ from halluforge.forge.kinds import (
     wants_female,
     years_close,
 )
+from halluforge.forge.restatements import conflict, restatement
 from halluforge.forge.validate import (
     Check,
     answer_shape,
     answer_spans,
     check_differs,
+    check_kept,
     first_failure,
     parse_answer,
     parse_passage,
@@ -122,6 +128,8 @@ _META = re.compile(
 
 #: start of the skip reason when no wrong answer passes the plausibility check
 NO_PLAUSIBLE = "no plausible wrong answer"
+#: start of the skip reason when the passage restates the gold answer in a form no swap can change
+RESTATED = "the passage restates the gold answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
 _PERTURB_DRAWS = 8
 
@@ -197,6 +205,9 @@ class AnswerSwap(Generator):
             ]
         answer_type = classify_answer(gold[0], example.question)
         kind = example_kind(example)
+        restated = restatement(evidence, gold, kind)
+        if restated is not None:  # any wrong answer would leave the passage contradicting itself
+            return [self.skip(item, f"{RESTATED}: {restated}")]
         rng = random.Random(int(stable_id("answer_swap", ctx.seed, self.input_id(item)), 16))
         templates = self.templates()
 
@@ -282,7 +293,10 @@ class AnswerSwap(Generator):
         that kind; :mod:`halluforge.forge.kinds`), a date within a window of years and a
         number within a factor of the gold one, written like the gold answer (proper name
         for proper name; with ``shaped``, a full date for a full date), not a gold alias, and
-        not already in the evidence. Returns the reason it fails, or None.
+        not already in the evidence, and not contradicting the rest of the passage (a date that
+        keeps its order against the passage's other dates, a noun that agrees with the verb
+        after the gold answer; :func:`halluforge.forge.restatements.conflict`). Returns the
+        reason it fails, or None.
         """
         ok, reason = check_differs(candidate, gold)
         if not ok:
@@ -300,7 +314,7 @@ class AnswerSwap(Generator):
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
                 return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
-            return None
+            return conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
         member = is_member(candidate, kind, dataset)
@@ -315,7 +329,7 @@ class AnswerSwap(Generator):
             return (
                 f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
             )
-        return None
+        return conflict(evidence, gold, kind, candidate)
 
     def _reject_form(
         self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
@@ -437,11 +451,13 @@ class AnswerSwap(Generator):
             examples = list(ctx.examples) or [s.example for s in ctx.seed_cases]
             pool = build_kind_pool(examples, max_words=self.opts.max_answer_words)
             if self.opts.neighbours:
+                cache = ctx.resources.get(EMBEDDING_CACHE)
                 index = build_neighbours(
                     examples,
                     pool=pool,
                     min_examples=self.opts.neighbour_min_examples,
                     max_words=self.opts.max_answer_words,
+                    cache_dir=str(cache) if cache else None,
                 )
             else:
                 index = NeighbourIndex(reason="neighbours are off (families.answer_swap.neighbours)")
@@ -470,7 +486,8 @@ class AnswerSwap(Generator):
             else:
                 text = parse_passage(completion.text)
                 checks = swap_checks(evidence, text, gold, new, self.opts.similarity)
-                reason = first_failure(checks)
+                kept, why = check_kept(evidence, text, gold, new)
+                reason = first_failure(checks) or (None if kept else why)
                 if reason is None:
                     return text, FieldProvenance(path="llm", method=REWRITE, attempts=1), checks
                 rejected.append(reason)

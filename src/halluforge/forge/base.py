@@ -22,6 +22,10 @@ from halluforge.errors import BackendError
 from halluforge.prompts import Template, load_template
 from halluforge.records import Completion, Example, Message, Request, SeedCase, Skip, TestCase, stable_id
 
+#: ``ForgeContext.resources`` key of a folder where generators may keep embeddings between runs
+#: (set by the forge stage next to the response cache; absent when the cache is off)
+EMBEDDING_CACHE = "embedding_cache"
+
 
 class GeneratorOptions(BaseModel):
     """Base of every generator's options: unknown keys are errors."""
@@ -153,4 +157,4 @@ class Generator(abc.ABC):
         """Forge test cases from one input; return a Skip (with reason) when none is valid."""
 
 
-__all__ = ["ForgeContext", "Generator", "GeneratorOptions"]
+__all__ = ["EMBEDDING_CACHE", "ForgeContext", "Generator", "GeneratorOptions"]

@@ -155,6 +155,25 @@ def check_close(original: str, rewritten: str, gold: Sequence[str], new: str, th
     return False, f"evidence changed too much besides the answer (similarity {ratio:.2f} < {threshold:.2f})"
 
 
+def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> Check:
+    """Every word of the original outside the answers survives in the rewrite, in order.
+
+    A model's rewrite may add words (an article, "was") but not drop or change any: a
+    similarity ratio alone let "On 14 July 1789 a crowd" become "14 July 1793 A crowd".
+    Articles are not counted, since the new answer may need another one.
+    """
+
+    def words(text: str, answers: Sequence[str]) -> list[str]:
+        masked = " ".join(_mask(text, answers))
+        return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
+
+    rest = iter(words(rewritten, [new]))
+    for word in words(original, gold):
+        if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
+            return False, f"the rewrite dropped or changed the evidence's word {word!r}"
+    return True, ""
+
+
 def swap_checks(
     original: str, rewritten: str, gold: Sequence[str], new: str, threshold: float
 ) -> dict[str, Check]:
@@ -407,12 +426,27 @@ def _fit_article(before: str, replacement: str) -> tuple[str, str]:
     return before, replacement
 
 
+def _alias_tail(occurrence: str, primary: str, new: str) -> str:
+    """The words an alias adds after the main answer, to keep after the new one.
+
+    "8,849 metres" is the alias "8,849" plus a unit: swapped for "11,000" it must stay
+    "11,000 metres", not lose its unit. Nothing when the new answer already ends with them
+    ("Sahara Desert" -> "Arabian Desert").
+    """
+    words, main = occurrence.split(), primary.split()
+    if len(words) <= len(main) or normalize_answer(" ".join(words[: len(main)])) != normalize_answer(primary):
+        return ""
+    tail = " ".join(words[len(main) :])
+    return "" if normalize_answer(new).endswith(normalize_answer(tail)) else " " + tail
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
     Aliases are tried longest first, case-insensitively and on whole tokens (see
     :func:`halluforge.text.find_answer_spans`). Each occurrence keeps its casing style
-    (:func:`match_casing`); an "a"/"an" before it is re-chosen for the new word; a "the"
+    (:func:`match_casing`) and the words an alias adds to the main answer (a unit:
+    :func:`_alias_tail`); an "a"/"an" before it is re-chosen for the new word; a "the"
     before it is not doubled when the new answer brings its own; a possessive 's after it
     stays, since spans never include it.
     """
@@ -421,7 +455,7 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     last = 0
     for start, end in spans:
         occurrence = evidence[start:end]
-        replacement = match_casing(new, occurrence)
+        replacement = match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"
         before, replacement = _fit_article(evidence[last:start], replacement)
@@ -448,6 +482,7 @@ __all__ = [
     "check_absent",
     "check_close",
     "check_differs",
+    "check_kept",
     "check_present",
     "draw_pool_answer",
     "first_failure",

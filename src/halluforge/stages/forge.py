@@ -10,13 +10,15 @@ caps seed cases in the select stage and, for generators that forge from examples
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from halluforge.backends.cache import default_cache_path
 from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
 from halluforge.families import Family
 from halluforge.families.original import NAME as ORIGINAL
-from halluforge.forge.base import ForgeContext, Generator
+from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator
 from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
 from halluforge.stages.context import RunContext, StageCounts
 
@@ -29,6 +31,9 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     for name, generator in ctx.generators.items():
         # score.nli_model is handed to generators that can use it (context_enrich's grounding)
         resources = {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        if ctx.config.cache.enabled:  # embeddings kept next to the response cache (answer_swap's donors)
+            cache_file = Path(ctx.config.cache.path or default_cache_path())
+            resources[EMBEDDING_CACHE] = str(cache_file.parent / "embeddings")
         fctx = ForgeContext(
             llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases, resources=resources
         )

@@ -15,6 +15,7 @@ from halluforge.errors import ModelError
 from halluforge.forge.answer_swap import AnswerSwap
 from halluforge.forge.base import ForgeContext
 from halluforge.forge.donors import (
+    CachedEncoder,
     NeighbourIndex,
     build_kind_pool,
     build_neighbours,
@@ -162,3 +163,32 @@ async def test_real_minilm_neighbours_give_a_writer_for_a_writer() -> None:
         best = index.ranked(example.id)[0]
         group = next(g for g in (WRITERS, PAINTERS, CAPITALS) if example.answers[0] in g)
         assert best[0] in group or best[1] == "kind_lexicon", (example.question, best)
+
+
+def test_donor_embeddings_are_kept_so_a_warm_rerun_loads_no_encoder(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a cache folder, MiniLM is loaded only for texts it has not embedded before."""
+    loads: list[str] = []
+
+    def counting_loader(model: str = "all-MiniLM-L6-v2") -> Any:
+        loads.append(model)
+        return fake_encoder
+
+    monkeypatch.setattr("halluforge.forge.donors.minilm_encoder", counting_loader)
+    examples = _examples()
+    cold = build_neighbours(examples, min_examples=20, cache_dir=tmp_path)
+    assert loads == ["all-MiniLM-L6-v2"] and cold.reason is None
+    files = sorted(tmp_path.glob("*.npy"))
+    assert len(files) == 2  # the questions and the candidate answers
+    warm = build_neighbours(examples, min_examples=20, cache_dir=tmp_path)
+    assert loads == ["all-MiniLM-L6-v2"]  # nothing loaded the second time
+    assert warm.rivals == cold.rivals
+    # other texts are a miss; an unreadable entry is computed again and replaced
+    build_neighbours(examples[1:], min_examples=5, cache_dir=tmp_path)
+    assert len(loads) == 2
+    files[0].write_bytes(b"not an array")
+    encoder = CachedEncoder(tmp_path, "all-MiniLM-L6-v2", lambda: fake_encoder)
+    again = build_neighbours(examples, min_examples=20, encoder=encoder)
+    assert again.rivals == cold.rivals and encoder.misses == 1 and encoder.hits == 1
+    assert not list(tmp_path.glob("*.tmp"))

@@ -20,7 +20,9 @@ from halluforge.data.bundled import load_bundled
 from halluforge.data.filters import apply_filters
 from halluforge.forge.answer_swap import AnswerSwap
 from halluforge.forge.base import ForgeContext
+from halluforge.forge.donors import example_kind
 from halluforge.forge.false_premise import FalsePremise
+from halluforge.forge.restatements import restatement
 from halluforge.records import TestCase, stable_id
 from halluforge.select import seed_case_id
 
@@ -55,12 +57,15 @@ def test_answer_swap_labels_match_the_bundled_sample_cases() -> None:
         stable_id("answer_swap", seed_case_id(e, GENERATOR, SelectConfig()), hashes): e for e in examples
     }
     rows = _labels("answer_swap")
-    assert len(rows) >= 0.6 * len(examples)  # every case of the main job's run was read
+    # every case of the main job's run was read: 67 of its 80 seed cases (13 are skipped)
+    assert len(rows) >= 0.55 * len(examples)
     for row in rows:
         example = by_id.get(row["test_case_id"])
         assert example is not None, f"label for a case the bundled sample no longer yields: {row}"
         assert (row["question"], row["original"]) == (example.question, example.answers[0])
         assert row["new"] != row["original"]
+        # a seed whose passage restates its answer is skipped, so it has no case to label
+        assert restatement(example.evidence or "", example.answers, example_kind(example)) is None, row
 
 
 async def test_false_premise_labels_match_the_forged_cases() -> None:
@@ -80,5 +85,5 @@ def test_label_shares_are_what_the_docs_quote() -> None:
     """docs/families/answer_swap.md quotes these counts; relabel and update both together."""
     swaps = Counter(r["label"] for r in _labels("answer_swap"))
     premises = Counter(r["label"] for r in _labels("false_premise"))
-    assert swaps == {"plausible": 64, "implausible role": 13, "broken text": 3}
+    assert swaps == {"plausible": 67}
     assert premises == {"plausible": 47, "implausible role": 29}

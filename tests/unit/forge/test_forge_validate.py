@@ -190,3 +190,12 @@ def test_perturb_answer_changes_dates_and_numbers_only() -> None:
     amount = perturb_answer("1,500", "number", rng)
     assert amount is not None and amount != "1,500" and "," in amount
     assert perturb_answer("Paris", "place", rng) is None
+
+
+def test_span_replace_keeps_the_unit_an_alias_adds() -> None:
+    gold = ["8,849", "8849", "8,849 metres"]
+    text = "The survey put the summit at 8,849 metres, a little higher than before."
+    assert span_replace(text, gold, "11,000") == text.replace("8,849 metres", "11,000 metres")
+    desert = ["Sahara", "Sahara Desert"]
+    assert span_replace("The Sahara Desert is hot.", desert, "Gobi") == "The Gobi Desert is hot."
+    assert span_replace("The Sahara Desert is hot.", desert, "Arabian Desert") == "The Arabian Desert is hot."

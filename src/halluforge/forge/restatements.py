@@ -1,0 +1,341 @@
+"""Whether a passage restates its answer in forms a span swap cannot change.
+
+Span replacement (:func:`halluforge.forge.validate.span_replace`) swaps every occurrence of the
+gold answer's aliases and nothing else. A passage often says the answer a second time in
+another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
+a product ("eight rows and eight columns, which gives 64 squares"), a list ("6 strings, tuned
+to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100 degrees
+Celsius, which is equal to 212 degrees Fahrenheit"), another name ("born Eric Arthur Blair,
+wrote under the pen name George Orwell"), or the answer's own etymology ("Au comes from
+aurum", "spilled milk, and so it is called the Milky Way"). After the swap such a passage
+contradicts itself, which no reader would accept as real evidence; no other wrong answer
+would fix it either. :func:`restatement` names the form, so the seed case is skipped with
+that reason instead of kept as a valid test case.
+
+Some contradictions depend on the wrong answer, not on the passage alone; the next donor may
+fit where this one does not (:func:`conflict`): a date that crosses another date of the
+passage ("began in 1941 and lasted until November 1918"), or a singular noun put before the
+plural verb the gold answer had ("the cell membrane are").
+
+The rules read the passage's own words only (no world knowledge): a fact that the swap makes
+wrong but the passage does not state twice ("Picasso, the Dutch painter") is not caught here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+
+from halluforge.forge.validate import answer_spans
+from halluforge.text import MONTH_NAMES, normalize_answer
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+_TENS |= {"eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
+_WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "dozen"])
+#: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
+_NUMBER = re.compile(
+    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w,])|(?<![\w.,])\d+(?:\.\d+)?(?![\w,])"
+    rf"|\b(?:{_WORD})(?:[\s-]+(?:and\s+)?(?:{_WORD}))*\b",
+    re.I,
+)
+_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.I)
+#: words that say "the same amount, in other terms" between two numbers
+_EQUIVALENT = re.compile(
+    r"\b(?:equal(?:s)?(?:\s+to)?|equivalent\s+to|the\s+same\s+as|that\s+is|i\.e\.|or\s+(?:roughly|about|"
+    r"around|nearly|almost|some|approximately|just\s+under|just\s+over))\b",
+    re.I,
+)
+#: a share of another number: "a quarter turn" of 360 degrees is 90
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
+#: a date given as an offset of another ("Two years later", "the following year")
+_RELATIVE = re.compile(
+    rf"\b(?:(?:{_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
+    r"|the\s+(?:following|next|previous)\s+year)\b",
+    re.I,
+)
+_YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+#: name words too common to show that the passage echoes the answer's name
+_GENERIC = frozenset(
+    (
+        *("world", "united", "nations", "national", "international", "organization", "organisation"),
+        *("company", "corporation", "river", "lake", "mount", "mountain", "city", "state", "states"),
+        *("republic", "kingdom", "island", "islands", "ocean", "great", "north", "south", "east"),
+        *("west", "new", "saint", "university", "college", "institute", "museum", "park", "street"),
+        *("bridge", "tower", "house", "church", "empire", "society", "association", "union", "party"),
+        "council",
+    )
+)
+_MONTHS = {m.lower(): i + 1 for i, m in enumerate(MONTH_NAMES)}
+_DATE = re.compile(
+    rf"\b(?:(\d{{1,2}})\s+)?({'|'.join(MONTH_NAMES)})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
+    r"|\b(1[0-9]{3}|20[0-9]{2})\b"
+)
+_PLURAL_VERB = re.compile(r"^\s*(?:are|were|have|do)\b", re.I)
+_SINGULAR_VERB = re.compile(r"^\s*(?:is|was|has|does)\b", re.I)
+
+
+def number_value(text: str) -> float | None:
+    """The value of a number written in digits or English words ("fifty-two" -> 52), or None."""
+    text = text.strip().lower()
+    if not text:
+        return None
+    if text[0].isdigit():
+        try:
+            return float(text.replace(",", ""))
+        except ValueError:
+            return None
+    total, current, seen = 0, 0, False
+    for word in re.split(r"[\s-]+", text):
+        if word == "and":
+            continue
+        if word in _UNITS or word in _TENS:
+            current += _UNITS.get(word, 0) + _TENS.get(word, 0)
+        elif word == "dozen":
+            current = (current or 1) * 12
+        elif word in _SCALES:
+            current = (current or 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        else:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _spans(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """The gold answer's spans, computed once per passage: ``conflict`` runs for every candidate."""
+    return tuple(answer_spans(evidence, gold))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _SENTENCE.finditer(text))
+
+
+def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return all(end <= s or start >= e for s, e in spans)
+
+
+def _numbers(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[tuple[float, re.Match[str]]]:
+    """Numbers of ``text`` outside the answer spans, with their values (years left out)."""
+    for match in _NUMBER.finditer(text):
+        value = number_value(match.group())
+        is_year = match.group().isdigit() and len(match.group()) == 4 and 1000 <= (value or 0) <= 2100
+        if value is not None and not is_year and _outside(spans, match.start(), match.end()):
+            yield value, match
+
+
+def _sentence_of(text: str, start: int) -> tuple[int, int]:
+    for begin, end in _sentences(text):
+        if begin <= start < end:
+            return begin, end
+    return 0, len(text)
+
+
+def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    numbers = list(_numbers(evidence, spans))
+    for value, match in numbers:
+        if value == gold:
+            return f"the passage also writes the answer as {match.group()!r}"
+    for match in _ORDINAL.finditer(evidence):
+        if _ORDINALS[match.group().lower()] == gold and gold > 1 and _outside(spans, *match.span()):
+            return f"the passage counts to the answer with the ordinal {match.group()!r}"
+    for match in _FRACTION.finditer(evidence):
+        share = _FRACTIONS[(match.group(1) or "half").lower()]
+        for value, number in numbers:
+            if value == gold * share:
+                return f"the passage derives the answer as {match.group()!r} of {number.group()!r}"
+    small = [(v, m) for v, m in numbers if 1 < v < gold]
+    for i, (a, ma) in enumerate(small):
+        for b, mb in small[i:]:
+            if ma is mb and evidence.count(ma.group()) < 2:
+                continue
+            if a + b == gold or a * b == gold:
+                sign = "+" if a + b == gold else "x"
+                return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
+    for start, end in spans:
+        sentence_start, sentence_end = _sentence_of(evidence, start)
+        around = [
+            m
+            for _, m in numbers
+            if sentence_start <= m.start() < sentence_end and abs(m.start() - start) < 80
+        ]
+        for match in around:
+            between = evidence[min(end, match.end()) : max(start, match.start())]
+            if _EQUIVALENT.search(between):
+                return f"the passage restates the answer in other units ({match.group()!r})"
+        rest = evidence[end:sentence_end]
+        listed = re.findall(r"(?:^|[,:]\s*|\s+and\s+|\s+)([A-Z][\w-]*)", rest)
+        if gold >= 2 and len(listed) == gold and re.search(r",", rest):
+            return f"the passage lists the {int(gold)} items after the answer ({', '.join(listed)})"
+    return None
+
+
+def _stem(word: str) -> str:
+    return word.lower()[: max(4, min(len(word) - 1, 6))]  # "portug" for Portuguese and Portugal
+
+
+def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+    """A word outside the answers that shares the answer's name ("milk" for Milky Way).
+
+    Only the words of the main answer count: an alias's kind noun ("Sahara Desert") is not
+    the answer's name.
+    """
+    words = set(re.findall(r"[A-Za-z][\w-]*", gold[0]))
+    short = {w.lower() for w in words if len(w) <= 3 and w[:1].isupper()} if len(words) == 1 else set()
+    stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in _GENERIC}
+    for match in re.finditer(r"[A-Za-z][\w-]*", evidence):
+        token = match.group().lower()
+        if not _outside(spans, *match.span()):
+            continue
+        if any(token.startswith(s) for s in stems):
+            return f"the passage echoes the answer's name in {match.group()!r}"
+        sentence = _sentence_of(evidence, match.start())
+        same_sentence = any(_sentence_of(evidence, s) == sentence for s, _ in spans)
+        if same_sentence and len(token) >= 4 and any(token.startswith(s) for s in short):
+            return f"the passage explains the answer's name by {match.group()!r}"
+    return None
+
+
+def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+    """Two gold aliases in one sentence that are different names, not a name and its part.
+
+    "born Eric Arthur Blair, wrote under the pen name George Orwell" sets two names against
+    each other; one new name in both places reads as nonsense. In different sentences (Octavian
+    who later became Augustus) one new name reads as one person.
+    """
+    by_sentence: dict[tuple[int, int], dict[str, str]] = {}
+    for start, end in spans:
+        found = by_sentence.setdefault(_sentence_of(evidence, start), {})
+        found[normalize_answer(evidence[start:end])] = evidence[start:end]
+    for found in by_sentence.values():
+        names = list(found)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if not (set(a.split()) & set(b.split())) and not (a.isdigit() or b.isdigit()):
+                    pair = f"{found[a]!r}, {found[b]!r}"
+                    return f"the passage names the answer two ways in one sentence ({pair})"
+    return None
+
+
+def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
+    relative = _RELATIVE.search(evidence)
+    if relative is None:
+        return None
+    other = [m for m in _YEARS.finditer(evidence) if _outside(spans, *m.span())]
+    if not other:
+        return None
+    return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
+
+
+def restatement(evidence: str, gold: Sequence[str], kind: str) -> str | None:
+    """Why swapping the gold answer would make the passage contradict itself, or None.
+
+    The passage restates the answer in a form that span replacement leaves behind and that
+    no wrong answer could agree with (see the module docstring). A date counts only when the
+    passage gives it as an offset of another ("Two years later"); its order against the
+    passage's other dates is left to :func:`conflict`, which depends on the wrong answer.
+    """
+    spans = _spans(evidence, tuple(gold))
+    if not spans:
+        return None
+    if kind == "number":
+        found = _NUMBER.search(gold[0])
+        value = number_value(found.group()) if found else None
+        return _number_restatement(evidence, value, spans) if value is not None else None
+    if kind == "date":
+        return _relative_date(evidence, spans)
+    return _distinct_aliases(evidence, gold, spans) or _echo(evidence, gold, spans)
+
+
+def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
+    """(year, month, day) of a date match, 0 for a part it does not give."""
+    day_a, month, day_b, year, bare_year = match.groups()
+    if bare_year:
+        return int(bare_year), 0, 0
+    return int(year or 0), _MONTHS[month.lower()], int(day_a or day_b or 0)
+
+
+def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    """-1, 0 or 1 on the parts both dates give ("in August", no year, compares by month)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x and y]
+    if not pairs:
+        return 0
+    x, y = tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    return (x > y) - (x < y)
+
+
+def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    old_match, new_match = _DATE.search(gold), _DATE.search(new)
+    if old_match is None or new_match is None:
+        return None
+    old, fresh = _date_key(old_match), _date_key(new_match)
+    for match in _DATE.finditer(evidence):
+        if not _outside(spans, *match.span()):
+            continue
+        other = _date_key(match)
+        before, after = _compare(old, other), _compare(fresh, other)
+        if before != 0 and after != before:
+            side = "after" if before > 0 else "before"
+            return f"{new!r} is not {side} {match.group()!r}, as the passage needs"
+    return None
+
+
+def _looks_plural(answer: str) -> bool:
+    last = answer.split()[-1].lower() if answer.split() else ""
+    return last.endswith(("s", "ae", "ia", "i")) and not last.endswith(("ss", "us", "is"))
+
+
+def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | None:
+    """Why ``new`` in place of the gold answer would contradict the rest of the passage, or None.
+
+    A date must keep its order against every other date of the passage; a noun must agree
+    with the verb that follows the gold answer (a plural verb wants a plural noun).
+    """
+    spans = _spans(evidence, tuple(gold))
+    if not spans:
+        return None
+    if kind == "date":
+        return _date_conflict(evidence, gold[0], new, spans)
+    if kind == "number":
+        return None
+    for _, end in spans:
+        after = evidence[end:]
+        if _PLURAL_VERB.match(after) and not _looks_plural(new):
+            return f"{new!r} reads as singular before the plural verb {after.split()[0]!r}"
+        if _SINGULAR_VERB.match(after) and _looks_plural(new) and not _looks_plural(gold[0]):
+            return f"{new!r} reads as plural before the singular verb {after.split()[0]!r}"
+    return None
+
+
+__all__ = ["conflict", "number_value", "restatement"]

@@ -1,0 +1,148 @@
+"""Passages that restate their answer in forms a span swap cannot change (forge/restatements.py).
+
+Hand-made passages, one per rule, plus a passage of the same shape without the restatement,
+so each rule is shown to fire on what it is for and to stay quiet otherwise.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from halluforge.forge.restatements import conflict, number_value, restatement
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("52", 52.0),
+        ("299,792", 299792.0),
+        ("fifty-two", 52.0),
+        ("thirteen", 13.0),
+        ("three hundred million", 300_000_000.0),
+        ("two thousand and five", 2005.0),
+        ("a dozen", None),
+        ("banana", None),
+    ],
+)
+def test_number_value_reads_digits_and_words(text: str, value: float | None) -> None:
+    assert number_value(text) == value
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "fragment"),
+    [
+        ("A deck has four suits of thirteen ranks. That gives 52 cards.", ["52"], "'four' x 'thirteen'"),
+        ("The piano has 88 keys, fifty-two white and thirty-six black.", ["88"], "+ 'thirty-six'"),
+        ("Water boils at 100 degrees, which is equal to 212 degrees Fahrenheit.", ["100"], "other units"),
+        (
+            "It moves at three hundred million metres a second, or roughly 299,792 km a second.",
+            ["299,792"],
+            "units",
+        ),
+        ("An octopus has 3 hearts. Two pump blood to the gills and the third to the body.", ["3"], "'third'"),
+        ("A guitar has 6 strings, tuned to E, A, D, G, B and E.", ["6"], "lists the 6 items"),
+        ("The band had 5 members. Since 1990 it has been five.", ["5"], "also writes the answer"),
+    ],
+)
+def test_a_restated_number_is_found(evidence: str, gold: list[str], fragment: str) -> None:
+    found = restatement(evidence, gold, "number")
+    assert found is not None and fragment in found
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "A deck has 52 cards in four suits. Players cut it twice.",  # 4 x 2 is not 52
+        "Water boils at 100 degrees at sea level, and lower in the mountains.",
+        "A guitar has 6 strings. Bass guitars have fewer, tuned an octave lower.",
+        "An octopus has 3 hearts. The first studies of them date from 1900.",
+    ],
+)
+def test_a_number_said_once_is_not_a_restatement(evidence: str) -> None:
+    gold = [next(w.strip(".,") for w in evidence.split() if w.strip(".,").isdigit())]
+    assert restatement(evidence, gold, "number") is None
+
+
+def test_two_names_in_one_sentence_are_a_restatement_but_not_in_two() -> None:
+    gold = ["George Orwell", "Orwell", "Eric Arthur Blair"]
+    one = "Its author, born Eric Arthur Blair, wrote under the pen name George Orwell."
+    two = "Eric Arthur Blair was born in India. As George Orwell he wrote novels."
+    assert "two ways" in (restatement(one, gold, "person:writer") or "")
+    assert restatement(two, gold, "person:writer") is None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "kind"),
+    [
+        (
+            "Ancient observers compared it to spilled milk, so it is called the Milky Way.",
+            ["Milky Way"],
+            "thing:galaxy",
+        ),
+        ("Its symbol, Au, comes from aurum, the Latin name of the metal.", ["Au"], "thing:chemical symbol"),
+        (
+            "The World Health Organization leads on health. It marks World Health Day.",
+            ["World Health Organization"],
+            "thing:organisation",
+        ),
+    ],
+)
+def test_a_name_the_passage_explains_is_a_restatement(evidence: str, gold: list[str], kind: str) -> None:
+    assert restatement(evidence, gold, kind) is not None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "kind"),
+    [
+        ("The Sahara is the largest hot desert in the world.", ["Sahara", "Sahara Desert"], "place:desert"),
+        ("The femur is the longest bone in the body.", ["femur", "thigh bone"], "thing:bone"),
+        ("Its symbol, Au, is used in chemistry. August is the month.", ["Au"], "thing:chemical symbol"),
+        ("The World Bank lends money to the world's poorer states.", ["World Bank"], "thing:organisation"),
+    ],
+)
+def test_kind_nouns_and_common_name_words_are_no_echo(evidence: str, gold: list[str], kind: str) -> None:
+    assert restatement(evidence, gold, kind) is None
+
+
+def test_a_date_must_keep_its_order_against_the_passages_other_dates() -> None:
+    evidence = "The war began in 1914 and lasted until the armistice of November 1918."
+    assert conflict(evidence, ["1914"], "date", "1941") is not None  # after its own end
+    assert conflict(evidence, ["1914"], "date", "1912") is None
+    evidence = "The surrender took effect on 8 May 1945. The Pacific war went on until August."
+    assert conflict(evidence, ["8 May 1945"], "date", "8 August 1945") is not None
+    assert conflict(evidence, ["8 May 1945"], "date", "8 June 1945") is None
+    assert conflict(evidence, ["8 May 1945"], "date", "8 May 1944") is None
+
+
+def test_a_noun_must_agree_with_the_verb_after_the_gold_answer() -> None:
+    evidence = "Because of this role the mitochondria are often called the powerhouse of the cell."
+    gold = ["mitochondria", "mitochondrion"]
+    assert conflict(evidence, gold, "thing:organelle", "cell membrane") is not None
+    assert conflict(evidence, gold, "thing:organelle", "ribosomes") is None
+    singular = "The nucleus is the control centre of the cell."
+    assert conflict(singular, ["nucleus"], "thing:organelle", "ribosomes") is not None
+    assert conflict(singular, ["nucleus"], "thing:organelle", "Golgi apparatus") is None
+
+
+def test_a_month_without_a_year_is_compared_by_month_in_the_events_year() -> None:
+    evidence = "Hitler died at the end of April. The surrender took effect on 8 May 1945."
+    assert conflict(evidence, ["8 May 1945"], "date", "8 May 1940") is None  # April moves with it
+    assert conflict(evidence, ["8 May 1945"], "date", "8 March 1945") is not None
+    assert conflict("It began in June 1914, in summer.", ["1914"], "date", "1916") is None
+
+
+def test_a_share_of_another_number_and_a_date_offset_are_restatements() -> None:
+    angle = "A full turn is three hundred and sixty degrees, so a right angle, a quarter turn, is 90 degrees."
+    assert "'a quarter'" in (restatement(angle, ["90", "90 degrees"], "number") or "")
+    games = "The committee was founded in 1894. Two years later the first games were held in 1896."
+    assert "'1894'" in (restatement(games, ["1896"], "date") or "")
+    assert restatement("The first games were held in Athens in 1896.", ["1896"], "date") is None
+
+
+def test_a_name_the_passage_derives_from_a_place_is_an_echo() -> None:
+    brazil = "Brazil was claimed by Portugal in 1500, so its language is Portuguese."
+    assert "'Portugal'" in (restatement(brazil, ["Portuguese"], "thing:language") or "")
+    assert (
+        restatement("Its language is Portuguese, spoken by millions.", ["Portuguese"], "thing:language")
+        is None
+    )
