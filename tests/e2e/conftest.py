@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,8 +94,13 @@ def xss_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("HALLUFORGE_CHROMIUM", "/usr/bin/chromium")
-#: screenshots taken by the browser tests, committed for the docs
-SHOTS = REPO / "docs" / "img"
+#: screenshots taken by the browser tests: the docs' images when HALLUFORGE_UPDATE_SHOTS=1 is set,
+#: else a temporary folder, so that running the suite leaves the checkout unchanged
+SHOTS = (
+    REPO / "docs" / "img"
+    if os.environ.get("HALLUFORGE_UPDATE_SHOTS")
+    else Path(tempfile.gettempdir()) / "halluforge-shots"
+)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The report and the viewer in real headless Chromium; screenshots go to docs/img/.
+"""The report and the viewer in real headless Chromium (screenshots: see ``SHOTS`` in conftest).
 
 The report opens from a file URL with every non-file request blocked; the viewer runs as
 ``halluforge view`` in a subprocess. Each test listens for dialogs, script errors, console
