@@ -2,8 +2,8 @@
 
 :func:`split_sentences` cuts plain text at ``.``, ``!`` or ``?`` (closing quotes and brackets
 included) when the next sentence opens with a capital or a digit, and never after a common
-abbreviation or an initial ("Dr. Watson", "J. R. R. Tolkien", "U.S. Army"), so that a name
-or a title never becomes a sentence of its own. HTML tags and entities are removed first
+abbreviation or an initial ("Dr. Watson", "J. R. R. Tolkien", "U.S. Army", "Op. 125"), so that
+a name or a title never becomes a sentence of its own. HTML tags and entities are removed first
 (:func:`clean_text`): retrieved passages and dataset evidence often carry them.
 
 Callers: ``context_enrich`` and its grounding checks (supporting sentence, retrieved
@@ -20,7 +20,7 @@ _TAG = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _ABBREVIATION = re.compile(
-    r"(?:\b[A-Za-z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
+    r"(?:\b[A-Za-z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Nos|Op|Vol|Fig|Mt|ca|Inc|Ltd|Co))\.$"
 )
 
 

@@ -23,6 +23,15 @@ def test_split_sentences_keeps_abbreviations_and_strips_html() -> None:
     assert split_sentences("") == []
 
 
+def test_a_catalogue_number_stays_with_its_work() -> None:
+    # "Op. 125" cut after "Op." made a fragment and a sentence opening "125, is a choral symphony"
+    text = "The Symphony No. 9 in D minor, Op. 125, is a choral symphony. It was first performed in 1824."
+    assert split_sentences(text) == [
+        "The Symphony No. 9 in D minor, Op. 125, is a choral symphony.",
+        "It was first performed in 1824.",
+    ]
+
+
 def test_a_question_mark_inside_a_title_does_not_end_the_sentence() -> None:
     assert split_sentences("Too Much, Too Soon? was published in 1934. It sold well.") == [
         "Too Much, Too Soon? was published in 1934.",
