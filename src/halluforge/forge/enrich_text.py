@@ -11,11 +11,12 @@ HTML and spacing never decide a match.
 from __future__ import annotations
 
 import difflib
-import html
 import re
 from collections.abc import Sequence
 
 from halluforge.retrieval.base import Passage
+from halluforge.sentences import clean_text as clean_text  # re-exported: the family's callers import it here
+from halluforge.sentences import split_sentences as split_sentences
 from halluforge.text import contains_answer
 
 #: fuzzy-match ratio above which an LLM reply counts as a copy of an evidence sentence
@@ -25,13 +26,8 @@ EXTRACT_SENTENCES = 3
 #: share of the supporting sentence's content words a merge must keep (its claim, not just the answer)
 SUPPORT_KEPT = 0.75
 
-_TAG = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
-_ABBREVIATION = re.compile(
-    r"(?:\b[A-Za-z]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|vs|No|Inc|Ltd|Co))\.$"
-)
 _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s*", re.IGNORECASE)
 #: prompt scaffolding that a reply should not repeat ("Text 1:", "[2]", "Paragraph:")
 _SCAFFOLD = re.compile(r"\b(?:text \d|paragraph|passage|sentence)\s*:|\[\d+\]", re.IGNORECASE)
@@ -48,28 +44,6 @@ STOPWORDS = frozenset(
 
 
 # -- text helpers ----------------------------------------------------------------------------
-
-
-def clean_text(text: str) -> str:
-    """Evidence as plain text: HTML tags removed, entities decoded, spaces collapsed."""
-    return _SPACE.sub(" ", html.unescape(_TAG.sub("", text))).strip()
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split plain text into sentences at ``.!?`` followed by a capital, sparing abbreviations."""
-    text = clean_text(text)
-    if not text:
-        return []
-    sentences: list[str] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        head = text[start : match.start()].rstrip("\"'”’)]")
-        if _ABBREVIATION.search(head):
-            continue
-        sentences.append(text[start : match.end()].strip())
-        start = match.end()
-    sentences.append(text[start:].strip())
-    return [s for s in sentences if s]
 
 
 def words(text: str) -> list[str]:

@@ -14,10 +14,15 @@ form (the text is not a clean sentence of prose)
     "Here is the paragraph"), ``instruction_echo`` (four words in a row from the prompt's
     instructions that no source has), ``repeated_sentence`` (equal or nearly equal to an
     earlier sentence), ``repeated_phrase`` (a phrase of four or more words said twice in one
-    sentence, or six or more words said again from an earlier sentence, when the sources do
-    not repeat it);
+    sentence when no source text says it twice, e.g. "the siphon is used for respiration and
+    locomotion, and the siphon is used for respiration and locomotion", a loop built of a true
+    source sentence; or six or more words said again from an earlier sentence, when the
+    sources do not have them);
 support (the sentence says something the sources do not)
-    ``unsupported_number`` (a number or year not in the source sentences that support it),
+    ``unsupported_number`` (a number or year not in the source sentences that support it;
+    when the sentence has several numbers, they must all come from one source sentence: a
+    sentence that takes its years from two ("At the 2004 Summer Olympics ... in the 2008
+    Beijing Olympics") is how a small model moves facts between events),
     ``unsupported_name`` (a
     capitalised word after the first that no source has), ``low_overlap`` (less than
     :data:`MIN_RECALL` of its content words are in the best-matching source sentence, joined
@@ -149,6 +154,8 @@ class Sources:
     vocabulary: frozenset[str]
     instruction_grams: frozenset[tuple[str, ...]]
     source_grams: frozenset[tuple[str, ...]] = field(repr=False)
+    #: phrases that one source text itself says twice or more (a sentence may repeat those)
+    repeated_grams: frozenset[tuple[str, ...]] = field(default=frozenset(), repr=False)
 
     @classmethod
     def of(cls, texts: Sequence[str], instructions: Sequence[str] = ()) -> Sources:
@@ -156,6 +163,9 @@ class Sources:
         sentences = tuple(s for text in texts for s in split_sentences(text))
         all_words = [words(text) for text in texts]
         source_grams = {g for tokens in all_words for g in _grams(tokens, PHRASE_WORDS)}
+        repeated = {
+            g for tokens in all_words for g, n in Counter(_grams(tokens, PHRASE_WORDS)).items() if n > 1
+        }
         instruction_grams = {g for text in instructions for g in _grams(words(text), PHRASE_WORDS)}
         return cls(
             sentences=sentences,
@@ -164,6 +174,7 @@ class Sources:
             vocabulary=frozenset(w for tokens in all_words for w in tokens),
             instruction_grams=frozenset(instruction_grams - source_grams),
             source_grams=frozenset(source_grams),
+            repeated_grams=frozenset(repeated),
         )
 
     def best(self, sentence: str, n: int = 1) -> list[tuple[float, str]]:
@@ -172,25 +183,26 @@ class Sources:
         order = sorted(range(len(self.contents)), key=lambda i: -recall(wanted, self.contents[i]))
         return [(recall(wanted, self.contents[i]), self.sentences[i]) for i in order[:n]]
 
-    def support(self, sentence: str) -> tuple[float, frozenset[str]]:
+    def support(self, sentence: str) -> tuple[float, tuple[frozenset[str], ...]]:
         """Content-word recall of ``sentence`` by its best source sentence joined with a second one.
 
         The second is the one that covers most of the words the best leaves out, among those that
         share a name with ``sentence``, so a merge that joins two source sentences into one ("X,
         while Y") is read against both, but words about one entity are not lent to another
         ("Selma Lagerlöf ... a pioneer in crystallography", from a sentence about Pierre Curie).
-        Also returns the numbers of those source sentences: a number must come from them, not
-        from anywhere in the sources ("in 1914, she ..." about the wrong person).
+        Also returns the numbers of each of those source sentences: a number must come from them,
+        not from anywhere in the sources ("in 1914, she ..." about the wrong person), and several
+        numbers from one of them.
         """
         wanted = _content(sentence)
         if not self.contents:
-            return (0.0 if wanted else 1.0), frozenset()
+            return (0.0 if wanted else 1.0), ()
         first = max(range(len(self.contents)), key=lambda i: recall(wanted, self.contents[i]))
         rest, named = wanted - self.contents[first], _names(sentence)
         seconds = [i for i, n in enumerate(self.names) if n & named and i != first]
         pair = [first, *([max(seconds, key=lambda i: len(rest & self.contents[i]))] if seconds else [])]
         covered = frozenset().union(*(self.contents[i] for i in pair))
-        numbers = frozenset(n for i in pair for n in _numbers(self.sentences[i]))
+        numbers = tuple(frozenset(_numbers(self.sentences[i])) for i in pair)
         return recall(wanted, covered), numbers
 
 
@@ -264,7 +276,7 @@ def _form_reason(sentence: str, tokens: list[str], earlier: list[list[str]], sou
         if tokens == other or len(mine & theirs) / len(mine | theirs) >= REPEAT_JACCARD:
             return "repeated_sentence"
     inner = Counter(_grams(tokens, PHRASE_WORDS))
-    if any(n > 1 and g not in sources.source_grams and not _stopwords_only(g) for g, n in inner.items()):
+    if any(n > 1 and g not in sources.repeated_grams and not _stopwords_only(g) for g, n in inner.items()):
         return "repeated_phrase"
     said = {g for other in earlier for g in _grams(other, PHRASE_ACROSS)}
     if any(g in said and g[:PHRASE_WORDS] not in sources.source_grams for g in _grams(tokens, PHRASE_ACROSS)):
@@ -279,7 +291,8 @@ def _stopwords_only(gram: tuple[str, ...]) -> bool:
 def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple[str, float]:
     """Why a sentence is not supported by the sources ('' when it is), with its recall."""
     score, numbers = sources.support(sentence)
-    if _numbers(sentence) - numbers:
+    mine = _numbers(sentence)
+    if mine and not any(mine <= source for source in numbers):
         return "unsupported_number", score
     names = [w for w in _WORD_START.findall(sentence)[1:] if w[0].isupper()]
     for name in names:

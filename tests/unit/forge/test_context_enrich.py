@@ -105,23 +105,6 @@ def seed(evidence: str = EVIDENCE, answers: list[str] | None = None) -> SeedCase
 # -- text helpers -----------------------------------------------------------------------------
 
 
-def test_clean_text_strips_html_and_entities() -> None:
-    assert clean_text('a <a href="x">link</a> &amp; more\n text') == "a link & more text"
-
-
-def test_split_sentences_keeps_abbreviations_and_strips_html() -> None:
-    text = (
-        "Dr. Smith met U.S. officials in Washington. They agreed! Was it late? <b>Yes</b>, at 9 p.m. Monday."
-    )
-    assert split_sentences(text) == [
-        "Dr. Smith met U.S. officials in Washington.",
-        "They agreed!",
-        "Was it late?",
-        "Yes, at 9 p.m. Monday.",
-    ]
-    assert split_sentences("") == []
-
-
 def test_strip_reply_removes_label_quotes_and_trailing_lines() -> None:
     assert strip_reply('Sentence: "A quoted line."\n\nExtra chatter') == "A quoted line."
     assert strip_reply("  “Curly.”  ") == "Curly."

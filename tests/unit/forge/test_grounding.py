@@ -54,6 +54,16 @@ def test_unsupported_number_is_dropped(sources: Sources) -> None:
     assert reasons(moved, sources) == ["unsupported_number"]
     # thousands separators do not decide: 1,909 and 1909 are the same number
     assert reasons("Selma Lagerlöf won the Nobel Prize in Literature in 1,909.", sources) == [""]
+    # two numbers of two source sentences joined in one claim: a year moved between events
+    phelps = Sources.of(
+        [
+            "At the 2004 Summer Olympics in Athens, Phelps tied the record of eight medals at one Games.",
+            "When he won eight gold medals at the 2008 Beijing Games, Phelps broke the record of seven.",
+        ]
+    )
+    fused = "At the 2004 Summer Olympics in Athens, Phelps won eight gold medals at the 2008 Beijing Games."
+    assert reasons(fused, phelps) == ["unsupported_number"]
+    assert reasons("At the 2008 Beijing Games, Phelps won eight gold medals.", phelps) == [""]
 
 
 def test_unsupported_name_is_dropped(sources: Sources) -> None:
@@ -132,6 +142,16 @@ def test_repetition_loop_is_dropped(sources: Sources) -> None:
         "first person to reach the Moon."
     )
     assert reasons(looped, sources) == ["repeated_phrase"]
+    # a loop built of a true source sentence: the sources have the phrase, but never twice
+    siphon = Sources.of(["The siphon is used for respiration and locomotion. Octopuses have three hearts."])
+    twice = (
+        "The siphon is used for respiration and locomotion, and the siphon is used for respiration "
+        "and locomotion."
+    )
+    assert reasons(twice, siphon) == ["repeated_phrase"]
+    # a phrase a source itself says twice may be said twice
+    echo = Sources.of(["The band played the song again and again, and the band played the song again."])
+    assert reasons("The band played the song again, and the band played the song again.", echo) == [""]
 
 
 def test_incomplete_sentence_and_dangling_reference(sources: Sources) -> None:

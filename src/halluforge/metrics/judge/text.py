@@ -11,6 +11,8 @@ import calendar
 import re
 from datetime import date
 
+from halluforge.sentences import split_sentences as sentences_of
+
 WORD = re.compile(r"[\w'’%-]+", re.UNICODE)
 _QUESTION_WORDS = {
     "when", "which", "what", "who", "whom", "whose", "where", "why", "how", "did", "does", "do",
@@ -39,11 +41,11 @@ _BARE_DAY = re.compile(
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split text into sentences and lines; drop answer markers such as a leading ``A:``."""
+    """Split text into lines, each into sentences (:mod:`halluforge.sentences`); drop ``A:`` markers."""
     parts: list[str] = []
     for line in text.splitlines():
         line = re.sub(r"^\s*(A|Answer|Q|Assistant|Response)\s*:\s*", "", line, flags=re.IGNORECASE).strip()
-        parts.extend(s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip())
+        parts.extend(sentences_of(line))
     return parts
 
 
