@@ -26,6 +26,8 @@ SmolLM2-135M; responses are cached, so a second run with the same options is fas
     python benchmarks/reeval_cat2_support.py --limit 407 --threads 1 --cache c.sqlite &
     python benchmarks/reeval_cat2_support.py --start 407 --threads 1 --cache c.sqlite &
     wait; python benchmarks/reeval_cat2_support.py --cache c.sqlite
+    # per-case sources (passages' full text) next to each context, to read them by eye:
+    python benchmarks/reeval_cat2_support.py --limit 80 --cache c.sqlite --out cat2.jsonl --sources
 """
 
 from __future__ import annotations
@@ -149,6 +151,12 @@ async def main() -> None:
     parser.add_argument(
         "--out", type=Path, default=None, help="write per-example results as JSON lines, as they finish"
     )
+    parser.add_argument(
+        "--sources",
+        action="store_true",
+        help="with --out: also write each test case's sources (question, evidence, summary, the retrieved "
+        "passages' full text), to read a context against what it was made from",
+    )
     args = parser.parse_args()
 
     if not args.data.is_file():
@@ -169,6 +177,14 @@ async def main() -> None:
     llm = open_backend(args.model, {"n_threads": args.threads} if args.threads else {}, cache)
     generator = ContextEnrich(ContextEnrichOptions(k=args.k))
     ctx = ForgeContext(llm=llm, seed=0, resources=resources)
+    # passage id -> text, to write the retrieved passages with --sources (an index keeps its passages)
+    texts = {p.id: p.text for p in getattr(resources.get("retriever"), "passages", [])}
+    if args.sources and not args.out:
+        print("--sources writes into the --out file: give --out too")
+        sys.exit(2)
+    if args.sources and not texts:
+        print("--sources needs an index that keeps its passages (run without --support-only)")
+        sys.exit(2)
     limit = asyncio.Semaphore(args.concurrency)
     results: list[dict[str, Any]] = [{} for _ in rows]
     if args.out:
@@ -209,6 +225,18 @@ async def main() -> None:
             }
             for c in cases
         }
+        if args.sources:
+            for c in cases:
+                variants[c.variant].update(
+                    case_id=c.id,
+                    question=c.question,
+                    evidence=c.original_context,
+                    summary=c.metadata["summary"],
+                    passages=[
+                        {"id": p["id"], "title": p["title"], "text": texts.get(p["id"])}
+                        for p in c.metadata["passages"]
+                    ],
+                )
         results[i] = {
             "q_id": rows[i].get("q_id"),
             "support": support,
