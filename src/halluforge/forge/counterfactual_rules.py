@@ -30,12 +30,12 @@ from halluforge.forge.answer_types import AnswerType, classify_answer, form_type
 from halluforge.forge.enrich_text import split_sentences
 from halluforge.forge.validate import Check, draw_pool_answer, perturb_answer, span_replace
 from halluforge.records import Edit, EditKind, Example
-from halluforge.text import answer_key, contains_answer, count_occurrences, normalize_answer
+from halluforge.text import MONTH_NAMES, answer_key, contains_answer, count_occurrences, normalize_answer
 
 _PLACE_KEYS = re.compile(r"(?:^|_)(?:place|location|site|city|venue|port|country|region)(?:$|_)")
 _YEAR_OR_DATE = re.compile(
-    r"\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December)\s+\d{3,4}(?:\s+(?:BC|AD))?\b|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b\d{1,3}\s+(?:BC|AD)\b"
+    rf"\b\d{{1,2}}\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{3,4}}(?:\s+(?:BC|AD))?\b"
+    r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b\d{1,3}\s+(?:BC|AD)\b"
 )
 _NUMBER = re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\b")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][a-z]+){1,3}\b")

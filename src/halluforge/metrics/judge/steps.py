@@ -41,7 +41,7 @@ from halluforge.metrics.judge.text import (
     split_sentences,
     tokens,
 )
-from halluforge.text import contains_answer
+from halluforge.text import MONTH_NAMES, contains_answer
 
 # cues are searched in the opening sentences only: rambling text later often contains "not"
 _META_REJECT = re.compile(
@@ -123,8 +123,9 @@ _QUESTION_FORM = {
 #: questions that ask for a calendar time: only a time answers them ("when" also takes "after X")
 _TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
 _TIME_WORD = re.compile(
-    r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|january|february"
-    r"|march|april|may|june|july|august|september|october|november|december|days?|weeks?|months?|years?)\b",
+    r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|"
+    + "|".join(MONTH_NAMES)
+    + r"|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
 _LIFE_SPAN = re.compile(r"\(\s*(c\.\s*)?\d{3,4}\s*[-–]\s*\d{3,4}\s*\)")
@@ -434,10 +435,7 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
-_MONTH_WORDS = {
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-}  # fmt: skip
+_MONTH_WORDS = {month.lower() for month in MONTH_NAMES}
 
 
 def _concrete(reading: Reading) -> bool:
