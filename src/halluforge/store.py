@@ -109,9 +109,10 @@ class RunStore:
             rows = [(str(r.id), int(bool(cast(Response, r).error)), r.model_dump_json()) for r in records]
         else:
             rows = [(str(r.id), 0, r.model_dump_json()) for r in records]
+        kept = kind in MEMO_KINDS
         with self._lock:
             with self._db:
-                last = self._last_seq(kind)
+                last = self._last_seq(kind) if kept else 0
                 before = self._db.total_changes
                 if replace_failed:
                     self._db.executemany(
@@ -123,8 +124,10 @@ class RunStore:
                     f"INSERT OR IGNORE INTO {kind} (id, failed, data) VALUES (?, ?, ?)", rows
                 )
                 written = self._db.total_changes - before
-                fresh = not updated and written == len(rows) and self._last_seq(kind) == last + written
-            if kind in MEMO_KINDS:
+                fresh = (
+                    kept and not updated and written == len(rows) and self._last_seq(kind) == last + written
+                )
+            if kept:
                 self._remember(kind, records, last, fresh=fresh)
             return written
 
@@ -136,8 +139,8 @@ class RunStore:
         """Keep the records just inserted as parsed, when they are exactly the new rows.
 
         They are when every record was inserted, in order (none ignored, none replacing a
-        failed row), and the memo held every row before them (or the table was empty). Otherwise the memo
-        is dropped and the next read parses the table again.
+        failed row), and the memo held every row before them (or the table was empty).
+        Otherwise the memo is dropped and the next read parses the table again.
         """
         memo = self._memo.get(kind)
         if memo is None and last == 0 and fresh:
@@ -169,8 +172,13 @@ class RunStore:
             return {row[0] for row in self._db.execute(sql)}
 
     def iter(self, cls: type[R]) -> Iterator[R]:
-        """Records of one type in insertion order."""
-        return iter(self.all(cls))
+        """Records of one type in insertion order (parsed one at a time unless the store keeps them)."""
+        kind = self._kind(cls)
+        if kind in MEMO_KINDS:
+            return iter(self.all(cls))
+        with self._lock:
+            rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
+        return (cls.model_validate_json(data) for (data,) in rows)
 
     def all(self, cls: type[R]) -> list[R]:
         """All records of one type, in insertion order.
@@ -182,10 +190,9 @@ class RunStore:
         database (SQLite's ``data_version``). The records are shared: do not mutate them.
         """
         kind = self._kind(cls)
+        if kind not in MEMO_KINDS:
+            return list(self.iter(cls))
         with self._lock:
-            if kind not in MEMO_KINDS:
-                rows = self._db.execute(f"SELECT data FROM {kind} ORDER BY seq").fetchall()
-                return [cls.model_validate_json(data) for (data,) in rows]
             (version,) = self._db.execute("PRAGMA data_version").fetchone()
             memo = self._memo.get(kind)
             if memo is None or memo.version != version:
