@@ -23,7 +23,7 @@ import numpy as np
 
 from halluforge.errors import ConfigError
 from halluforge.metrics.layer import Joined
-from halluforge.metrics.stats import bootstrap_ci, welch_t_test
+from halluforge.metrics.stats import bootstrap_ci, percentile_interval, welch_t_test
 
 
 @dataclass(frozen=True)
@@ -93,22 +93,12 @@ def diff_interval(
     """Percentile-bootstrap interval of mean(a) - mean(b), the groups resampled independently."""
     if len(a) < 2 or len(b) < 2 or n_boot < 1:
         return None
-    from scipy.stats import bootstrap
 
     def statistic(x: Any, y: Any, axis: int) -> Any:
         return np.mean(x, axis=axis) - np.mean(y, axis=axis)
 
-    result = bootstrap(
-        (np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)),
-        statistic,
-        n_resamples=n_boot,
-        confidence_level=confidence,
-        method="percentile",
-        vectorized=True,
-        rng=np.random.default_rng(seed),
-    )
-    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
+    samples = (np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    return percentile_interval(samples, statistic, n_boot=n_boot, confidence=confidence, seed=seed)
 
 
 def _mean(

@@ -18,7 +18,8 @@ Grouping scores into summary rows is :func:`halluforge.metrics.layer.summarize`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,37 @@ def check_options(n_boot: int, confidence: float) -> None:
         )
 
 
+def percentile_interval(
+    samples: tuple[np.ndarray, ...],
+    statistic: Callable[..., Any],
+    *,
+    n_boot: int,
+    confidence: float,
+    seed: int,
+    vectorized: bool = True,
+    batch: int | None = None,
+) -> tuple[float, float] | None:
+    """The seeded percentile-bootstrap interval of ``statistic`` over ``samples`` (scipy).
+
+    Every interval halluforge reports goes through here: means, differences of means, kappa.
+    ``None`` when scipy's interval is not finite (a degenerate resample distribution).
+    """
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        samples,
+        statistic,
+        n_resamples=n_boot,
+        confidence_level=confidence,
+        method="percentile",
+        vectorized=vectorized,
+        batch=batch,
+        rng=np.random.default_rng(seed),
+    )
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
+
+
 def bootstrap_ci(
     values: Sequence[float], *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[float, float, float]:
@@ -56,19 +88,15 @@ def bootstrap_ci(
     mean = float(data.mean())
     if data.size == 1:  # nothing to resample (scipy needs two values)
         return mean, mean, mean
-    from scipy.stats import bootstrap
-
-    result = bootstrap(
+    interval = percentile_interval(
         (data,),
         np.mean,
-        n_resamples=n_boot,
-        confidence_level=confidence,
-        method="percentile",
-        vectorized=True,
+        n_boot=n_boot,
+        confidence=confidence,
+        seed=seed,
         batch=max(1, _BOOT_CELLS // data.size),
-        rng=np.random.default_rng(seed),
     )
-    low, high = result.confidence_interval
+    low, high = interval if interval is not None else (mean, mean)
     # the percentile interval of a constant or near-constant sample can miss the mean by
     # float rounding; clamp so low <= mean <= high always holds
     return mean, min(float(low), mean), max(float(high), mean)
@@ -122,4 +150,4 @@ def welch_t_test(
     return float(result.statistic), float(result.pvalue)
 
 
-__all__ = ["bootstrap_ci", "check_options", "paired_t_test", "welch_t_test"]
+__all__ = ["bootstrap_ci", "check_options", "paired_t_test", "percentile_interval", "welch_t_test"]

@@ -30,7 +30,7 @@ import numpy as np
 
 from halluforge.errors import ConfigError
 from halluforge.metrics.layer import Joined
-from halluforge.metrics.stats import bootstrap_ci
+from halluforge.metrics.stats import bootstrap_ci, percentile_interval
 from halluforge.records import Annotation
 from halluforge.reports.cases import latest_labels
 from halluforge.reports.model import Paragraph, Section, Table, aligned
@@ -59,8 +59,6 @@ def kappa_interval(
     """Percentile-bootstrap interval of kappa over resampled pairs; None for fewer than two pairs."""
     if len(a) < 2 or n_boot < 1:
         return None
-    from scipy.stats import bootstrap
-
     left, right = np.asarray(a), np.asarray(b)
 
     def statistic(index: np.ndarray) -> float:
@@ -69,17 +67,9 @@ def kappa_interval(
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate resample distribution is still an answer
-        result = bootstrap(
-            (np.arange(len(a)),),
-            statistic,
-            n_resamples=n_boot,
-            confidence_level=confidence,
-            method="percentile",
-            vectorized=False,
-            random_state=np.random.default_rng(seed),
+        return percentile_interval(
+            (np.arange(len(a)),), statistic, n_boot=n_boot, confidence=confidence, seed=seed, vectorized=False
         )
-    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-    return (low, high) if np.isfinite(low) and np.isfinite(high) else None
 
 
 def _pct(value: float | None) -> str:
