@@ -7,6 +7,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,19 @@ def xss_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("HALLUFORGE_CHROMIUM", "/usr/bin/chromium")
+
+
+def stored_responses(db: Path) -> int:
+    """Responses in a run store that another process is writing (0 while it does not exist yet)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
 #: screenshots taken by the browser tests: the docs' images when HALLUFORGE_UPDATE_SHOTS=1 is set,
 #: else a temporary folder, so that running the suite leaves the checkout unchanged
 SHOTS = (

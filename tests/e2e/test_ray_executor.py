@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ pytest.importorskip("ray")
 
 import ray
 
+from conftest import stored_responses
 from halluforge.config import RunConfig, load_config
 from halluforge.executor_ray import RayExecutor
 from halluforge.pipeline import run_pipeline
@@ -108,16 +108,6 @@ def test_main_job_on_two_llamacpp_workers_stores_the_same_rows(
             assert remote[kind][row_id] == row, (kind, row_id)
 
 
-def _stored_responses(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
 def test_killing_a_worker_mid_run_loses_nothing(ray_cluster: None, tmp_path: Path) -> None:
     """SIGKILL one worker's process during the answer stage: its batch is resent, every key once."""
     job: dict[str, Any] = {
@@ -147,7 +137,7 @@ def test_killing_a_worker_mid_run_loses_nothing(ray_cluster: None, tmp_path: Pat
 
     def kill_one_worker() -> None:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and _stored_responses(db) < 6:
+        while time.monotonic() < deadline and stored_responses(db) < 6:
             time.sleep(0.02)
         pids = executor.worker_pids()
         if pids:

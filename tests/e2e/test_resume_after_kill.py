@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -12,18 +11,9 @@ from pathlib import Path
 
 import yaml
 
+from conftest import stored_responses
 from halluforge.records import Response, TestCase
 from halluforge.store import RunStore
-
-
-def _responses(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
 
 
 def test_kill_during_answer_then_resume(tmp_path: Path) -> None:
@@ -44,11 +34,11 @@ def test_kill_during_answer_then_resume(tmp_path: Path) -> None:
     db = tmp_path / "runs" / "killme" / "store.sqlite"
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 120
-    while time.time() < deadline and _responses(db) < 10:
+    while time.time() < deadline and stored_responses(db) < 10:
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    partial = _responses(db)
+    partial = stored_responses(db)
     assert partial >= 10, process.stderr.read().decode() if process.stderr else ""
     finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
