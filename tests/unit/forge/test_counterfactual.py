@@ -30,6 +30,7 @@ from halluforge.forge.counterfactual_rules import (
     rule_question,
     word_pairs,
 )
+from halluforge.forge.counterfactual_steps import counterfactual_answer
 from halluforge.forge.enrich_text import split_sentences
 from halluforge.records import Completion, Request, Skip, TestCase
 
@@ -374,11 +375,20 @@ def test_pool_types_term_values_by_form() -> None:
 def test_name_typed_other_falls_back_to_a_person_from_the_pool() -> None:
     generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
     ctx = ForgeContext(llm=None)
-    ctx.resources["counterfactual:pool"] = {**POOL, "other": []}
     question = "What was the last emperor of the Fall of Constantinople?"
+    pool = {**POOL, "other": []}
+    template = generator.templates()["counterfactual/edit_answer"]
     new, prov = asyncio.run(
-        generator._counter(
-            question, ["Constantine XI"], "other", "text", ctx, random.Random(0), generator.templates()
+        counterfactual_answer(
+            question,
+            ["Constantine XI"],
+            "other",
+            "text",
+            ctx,
+            random.Random(0),
+            template,
+            pool,
+            max_attempts=1,
         )
     )
     assert new == "Horatio Nelson" and prov.method == "pool:person"
