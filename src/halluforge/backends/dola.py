@@ -131,6 +131,18 @@ def dola_step(model: Any, outputs: Any, layers: Sequence[int], relative_top: flo
     return contrast(final, candidates[chosen], relative_top), final, chosen
 
 
+def cache_argument(model: Any) -> str:
+    """The name under which this model's forward takes and returns its key/value cache.
+
+    transformers 5.24 renamed ``past_key_values`` to ``cache`` (the old name warns and goes in
+    5.40); older releases know only ``past_key_values``, so ask the signature rather than the
+    version.
+    """
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+
+
 def dola_generate(
     model: Any,
     input_ids: Any,
@@ -154,12 +166,13 @@ def dola_generate(
     picked: list[int] = []
     past = None
     step_input = input_ids
+    cache_name = cache_argument(model)
     with torch.inference_mode():
         for _ in range(max_new_tokens):
             outputs = model(
-                input_ids=step_input, past_key_values=past, use_cache=True, output_hidden_states=True
+                input_ids=step_input, use_cache=True, output_hidden_states=True, **{cache_name: past}
             )
-            past = outputs.past_key_values
+            past = getattr(outputs, cache_name)
             scores, final, layer = dola_step(model, outputs, chosen_set, relative_top)
             if repetition_penalty != 1.0 and ids:
                 seen = torch.tensor(sorted(set(ids)))
