@@ -205,7 +205,7 @@ class AnswerSwap(Generator):
             ]
         answer_type = classify_answer(gold[0], example.question)
         kind = example_kind(example)
-        restated = restatement(evidence, gold, kind)
+        restated = restatement(evidence, gold, kind, example.question)
         if restated is not None:  # any wrong answer would leave the passage contradicting itself
             return [self.skip(item, f"{RESTATED}: {restated}")]
         rng = random.Random(int(stable_id("answer_swap", ctx.seed, self.input_id(item)), 16))
@@ -292,7 +292,8 @@ class AnswerSwap(Generator):
         Same kind (a known member of the gold answer's fine kind when anything is known of
         that kind; :mod:`halluforge.forge.kinds`), a date within a window of years and a
         number within a factor of the gold one, written like the gold answer (proper name
-        for proper name; with ``shaped``, a full date for a full date), not a gold alias, and
+        for proper name; a date like every place the passage writes it; with ``shaped``, a
+        full date for a full date), not a gold alias, and
         not already in the evidence, and not contradicting the rest of the passage (a date that
         keeps its order against the passage's other dates, a noun that agrees with the verb
         after the gold answer; :func:`halluforge.forge.restatements.conflict`). Returns the
@@ -309,8 +310,11 @@ class AnswerSwap(Generator):
         if kind in ("date", "number"):
             if form is None or form not in (kind, form_type(gold[0])):  # "476" is written as a number
                 return f"{candidate!r} is not a {kind} like the gold answer"
-            if shaped and answer_shape(candidate) != answer_shape(gold[0]):
-                return f"{candidate!r} is not written like the gold answer {gold[0]!r}"
+            # a date as the passage writes it: "on 7 November 1917" must not become "on November 1908"
+            forms = (_written_as(evidence, gold) if kind == "date" else []) or ([gold[0]] if shaped else [])
+            for written in forms:
+                if answer_shape(candidate) != answer_shape(written):
+                    return f"{candidate!r} is not written like {written!r} (the gold answer as written)"
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
                 return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
@@ -414,10 +418,12 @@ class AnswerSwap(Generator):
         # plausible window; the nearest question's answer of the same kind; any answer of the
         # same kind in the dataset, then in the bundled lexicon
         if kind in ("date", "number"):
+            # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
+            base = next(iter(_written_as(evidence, gold)), gold[0]) if kind == "date" else gold[0]
             for _ in range(_PERTURB_DRAWS):
-                perturbed = perturb_answer(gold[0], cast(AnswerType, kind), rng)
+                perturbed = perturb_answer(base, cast(AnswerType, kind), rng)
                 if perturbed is not None and accept(perturbed) is not None and kind == "date":
-                    perturbed = shift_year(gold[0], rng)  # "9 November 1989" must lose its year alias
+                    perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
                 if perturbed is not None and accept(perturbed) is None:
                     return fallback("perturb", perturbed)
         if neighbours.reason is not None:
@@ -498,6 +504,17 @@ class AnswerSwap(Generator):
             return reason
         prov = FieldProvenance(path="fallback", method="span_replace", attempts=attempts, rejected=rejected)
         return text, prov, checks
+
+
+def _written_as(evidence: str, gold: Sequence[str]) -> list[str]:
+    """How the passage writes the gold answer: each occurrence's text, in order.
+
+    Span replacement puts one wrong answer in every occurrence, so a wrong date must have the
+    form of each ("7 November 1917" wants a day, a month and a year, not the alias "November
+    1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has
+    no date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
+    """
+    return [evidence[start:end] for start, end in answer_spans(evidence, gold)]
 
 
 def _proper(text: str) -> bool:

@@ -51,8 +51,9 @@ _ROLE_CUES: tuple[tuple[str, str], ...] = (
     ("explorer", r"\b(?:expeditions?|explor(?:er|ed|ers)|(?:north|south) pole|circumnavigat\w*|sailed)\b"),
     (
         "scientist",
-        r"\b(?:discover(?:ed|y)?|theory|theories|formulat\w*|laws? of|physicist|chemist|biologist|"
-        r"scientist|nobel|periodic table|evolution|radioactivity)\b",
+        r"\b(?:discover(?:ed|y)?|theory|theories|theori[sz]\w*|proposed\s+that|hypothes\w*|formulat\w*|"
+        r"laws? of|physicist|chemist|biologist|astronomer|scientist|nobel|periodic table|evolution|"
+        r"radioactivity)\b",
     ),
     ("inventor", r"\b(?:invent(?:ed|ing|or|ion)?|patent(?:ed)?)\b"),
     ("composer", r"\b(?:compos(?:ed|er)|symphon\w*|operas?|concertos?|sonatas?)\b"),
@@ -154,6 +155,21 @@ def lexicon_kinds(answer: str) -> tuple[Kind, ...]:
     return _member_kinds().get(normalize_answer(answer), ())
 
 
+@functools.lru_cache(maxsize=1)
+def kind_words() -> frozenset[str]:
+    """Words that name a kind or a role, not one thing: "desert", "river", "symbol", "president".
+
+    Such a word next to a name ("Gobi Desert", "the largest desert") says what the thing is,
+    not which one; the restatement checks do not read it as part of the answer's name. The
+    head noun of each lexicon kind ("book" of "book of the bible", "minister" of "prime
+    minister") and each person role, with their plurals.
+    """
+    heads = {kind.partition(":")[2].split(" of ")[0].split()[-1] for kind in lexicon()}
+    found = heads | {role.split()[-1] for role, _ in _ROLE_CUES}
+    plurals = {w[:-1] + "ies" if w.endswith("y") else w + "s" for w in found if not w.endswith("s")}
+    return frozenset(found | plurals)
+
+
 def _last_sentence(question: str) -> str:
     """News questions put context first; the asking sentence is the last one."""
     sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", question.strip())
@@ -161,13 +177,27 @@ def _last_sentence(question: str) -> str:
 
 
 _FEMALE_CUE = re.compile(r"\b(?:woman|women|female|queen|empress|actress|princess|girl|lady|she|her)\b", re.I)
+#: cues that name a woman wherever they stand ("who won the best actress award")
+_FEMALE_ROLE = re.compile(r"\b(?:actress|actresses|empress)\b", re.I)
 #: the lexicon list of known women (a constraint, not a kind)
 FEMALE = "trait:female"
 
 
 def wants_female(question: str) -> bool:
-    """Whether the question asks for a woman ("the first woman to win a Nobel prize")."""
-    return bool(_FEMALE_CUE.search(_last_sentence(question)))
+    """Whether the question asks for a woman ("the first woman to win a Nobel prize").
+
+    The cue must name the person asked about, so it must come no later than the words that
+    give the role: in "who painted girl with a pearl earring" or "who wrote the queen's gambit"
+    the cue is in the work's title, after the verb, and says nothing of the painter or writer.
+    """
+    q = _last_sentence(question)
+    cue = _FEMALE_CUE.search(q)
+    if cue is None:
+        return False
+    if _FEMALE_ROLE.search(q):
+        return True
+    roles = [m.start() for _, pattern in _ROLE_RES if (m := pattern.search(q)) is not None]
+    return not roles or cue.start() <= min(roles)
 
 
 def question_role(question: str) -> str | None:
@@ -309,6 +339,7 @@ __all__ = [
     "has_members",
     "is_member",
     "kind_members",
+    "kind_words",
     "kinds_match",
     "lexicon",
     "lexicon_kinds",

@@ -27,6 +27,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
+from halluforge.forge.kinds import kind_words
 from halluforge.forge.validate import answer_spans
 from halluforge.text import MONTH_NAMES, normalize_answer
 
@@ -82,6 +83,43 @@ _RELATIVE = re.compile(
 )
 _YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+#: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two
+_NAME_ITEM = r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*){0,3}"
+_WORD_ITEM = r"[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?"
+#: a list of two or more items with a closing "and"/"or": "Africa, Asia, ... and South America"
+_LIST = re.compile(
+    rf"(?:{_NAME_ITEM})(?:\s*,\s*(?:{_NAME_ITEM}))*,?\s+(?:and|or)\s+(?:{_NAME_ITEM})"
+    rf"|(?<=:\s)(?:{_WORD_ITEM})(?:\s*,\s*(?:{_WORD_ITEM}))*,?\s+(?:and|or)\s+(?:{_WORD_ITEM})"
+)
+_LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+#: what may stand between a count and the list of its items: "small moons, ", "strings, tuned to the notes "
+_LEAD_IN = re.compile(r"[,:;–—]|\b(?:are|were|is|was|namely|called|named)\s*$")
+_LIST_GAP_WORDS = 8
+#: a count given as a change of another number: "The number fell from 28 when ... left"
+_CHANGE = re.compile(
+    r"\b(?:fell|dropped|decreased|declined|shrank|shrunk|rose|risen|grew|grown|increased|climbed|"
+    r"jumped|went\s+(?:up|down)|up|down|reduced|raised|expanded)\s+(?:\w+\s+){0,2}?from\s+",
+    re.I,
+)
+#: names that state a number: a hexagon has six sides, a decade ten years
+_NUMBER_NAMES: tuple[tuple[int, str], ...] = (
+    (2, r"bicycl\w*|biped\w*|biathl\w*|duets?|duos?|twins?"),
+    (3, r"triang\w*|tricycl\w*|tripods?|triplets?|triathl\w*|trilog\w*|trios?|trident\w*"),
+    (4, r"quadr(?:ilateral|upl|uped|icep|ennial)\w*|tetra(?:gon|hedr|pod)\w*|quartets?"),
+    (5, r"penta(?:gon|gram|hedr|thl)\w*|quintets?|quintupl\w*"),
+    (6, r"hexa(?:gon|hedr|pod|meter)\w*|sextets?|sextupl\w*"),
+    (7, r"hepta(?:gon|hedr|thl)\w*|septets?"),
+    (8, r"octa(?:gon|hedr|pod)\w*|octopus\w*|octopi|octets?"),
+    (9, r"nona(?:gon|hedr)\w*|nonets?"),
+    (10, r"decades?|deca(?:gon|hedr|thl)\w*"),
+    (12, r"dodeca(?:gon|hedr)\w*|dozen"),
+    (14, r"fortnights?"),
+    (20, r"icosa(?:gon|hedr)\w*"),
+    (100, r"century|centuries|centenar\w*|centenni\w*"),
+    (200, r"bicentenar\w*|bicentenni\w*"),
+    (1000, r"millenni\w*"),
+)
+_NUMBER_NAME = re.compile("|".join(rf"(?P<n{value}>\b(?:{cue})\b)" for value, cue in _NUMBER_NAMES), re.I)
 #: name words too common to show that the passage echoes the answer's name
 _GENERIC = frozenset(
     (
@@ -91,8 +129,21 @@ _GENERIC = frozenset(
         *("west", "new", "saint", "university", "college", "institute", "museum", "park", "street"),
         *("bridge", "tower", "house", "church", "empire", "society", "association", "union", "party"),
         "council",
+        # titles and words of a kind of name ("Frontier Airlines", "Former Vice President")
+        *("sir", "dame", "dr", "mr", "mrs", "ms", "lord", "lady", "prince", "princess", "duke", "duchess"),
+        *("pope", "general", "captain", "former", "vice", "airline", "airlines", "airways", "station"),
+        *("games", "cup", "championship", "league", "club", "team", "award", "prize", "space", "town"),
+        *("province", "county", "peak", "volcano", "channel", "brand", "firm", "agency"),
     )
 )
+
+
+@functools.lru_cache(maxsize=1)
+def _generic() -> frozenset[str]:
+    """Name words that do not tell one thing from another: the above and every kind or role word."""
+    return _GENERIC | kind_words()
+
+
 _MONTHS = {m.lower(): i + 1 for i, m in enumerate(MONTH_NAMES)}
 _DATE = re.compile(
     rf"\b(?:(\d{{1,2}})\s+)?({'|'.join(MONTH_NAMES)})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
@@ -193,10 +244,80 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
             between = evidence[min(end, match.end()) : max(start, match.start())]
             if _EQUIVALENT.search(between):
                 return f"the passage restates the answer in other units ({match.group()!r})"
-        rest = evidence[end:sentence_end]
-        listed = re.findall(r"(?:^|[,:]\s*|\s+and\s+|\s+)([A-Z][\w-]*)", rest)
-        if gold >= 2 and len(listed) == gold and re.search(r",", rest):
+        listed = _list_after(evidence[end:sentence_end])
+        if gold >= 2 and len(listed) == gold:
             return f"the passage lists the {int(gold)} items after the answer ({', '.join(listed)})"
+    return _change(evidence, gold, spans)
+
+
+def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A count given as a change from a number near it, with no end point ("the number fell from 28").
+
+    The change says how the answer was reached ("fell from 28 when one member left"), so a
+    wrong answer leaves the passage's arithmetic behind; "rose from 10 to 12" names its end
+    point, which is the answer's own span and swapped with it.
+    """
+    for change in _CHANGE.finditer(evidence):
+        found = _NUMBER.match(evidence, change.end())
+        start = number_value(found.group()) if found else None
+        if found is None or not start or not _outside(spans, *found.span()) or not 1 / 2 <= start / gold <= 2:
+            continue
+        if not re.match(r"\s+to\b", evidence[found.end() :]):
+            verb = change.group().strip()
+            return f"the passage gives the answer as a change from {found.group()!r} ({verb!r})"
+    return None
+
+
+def _list_after(rest: str) -> list[str]:
+    """The items of a list that follows a count within a few words ("two small moons, Phobos and Deimos").
+
+    Between the count and the list there must be a comma, a colon or a linking verb ("the
+    two moons are Phobos and Deimos"), so a list that merely follows in the sentence does not
+    count. Multi-word names are one item each ("North America and South America").
+    """
+    for match in _LIST.finditer(rest):
+        gap = rest[: match.start()]
+        if len(gap.split()) > _LIST_GAP_WORDS:
+            break
+        if _LEAD_IN.search(gap):
+            return [item for item in _LIST_SEP.split(match.group()) if item]
+    return []
+
+
+def _number_name(texts: Sequence[str], gold: float) -> str | None:
+    """A word that states the number in its name ("hexagon" for 6, "decade" for 10), or None."""
+    for text in texts:
+        for match in _NUMBER_NAME.finditer(text):
+            if match.lastgroup is not None and float(match.lastgroup[1:]) == gold:
+                return f"the name {match.group()!r} states the answer"
+    return None
+
+
+def _outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
+    """``text[start:end]`` with the answer spans blanked out (a name in the answer is no restatement)."""
+    chars = list(text[start:end])
+    for s, e in spans:
+        for i in range(max(s, start), min(e, end)):
+            chars[i - start] = " "
+    return "".join(chars)
+
+
+_CAPITALISED_AFTER = re.compile(r"^[ \t]+([A-Z][\w'’-]*)")
+
+
+def _inside_name(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """The answer as the head of a longer capitalised name ("the Berlin Wall", "Denali National Park").
+
+    Span replacement would invent a name ("the Munich Wall") that no reader knows. A kind
+    word after the answer ("Gobi Desert", "Amazon River") only says what the answer is. A
+    capitalised word before the answer is not read: it is as often a nationality or a title
+    ("the New Zealander Edmund Hillary", "Queen Victoria") as part of a name.
+    """
+    kinds = kind_words()
+    for start, end in spans:
+        after = _CAPITALISED_AFTER.match(evidence[end:])
+        if after and after.group(1).lower() not in kinds and after.group(1) not in MONTH_NAMES:
+            return f"the answer is part of the longer name {evidence[start : end + after.end()].strip()!r}"
     return None
 
 
@@ -207,12 +328,19 @@ def _stem(word: str) -> str:
 def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """A word outside the answers that shares the answer's name ("milk" for Milky Way).
 
-    Only the words of the main answer count: an alias's kind noun ("Sahara Desert") is not
-    the answer's name.
+    The words of the main answer count, and those of every alias the passage writes (and the
+    swap so replaces): "officially called Mount McKinley, after the president William
+    McKinley" explains the alias. Kind and title words ("desert" of "Gobi Desert",
+    "president") do not name the answer.
     """
     words = set(re.findall(r"[A-Za-z][\w-]*", gold[0]))
     short = {w.lower() for w in words if len(w) <= 3 and w[:1].isupper()} if len(words) == 1 else set()
-    stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in _GENERIC}
+    written = {normalize_answer(evidence[s:e]) for s, e in spans}
+    for alias in gold[1:]:
+        if normalize_answer(alias) in written:
+            words |= set(re.findall(r"[A-Za-z][\w-]*", alias))
+    generic = _generic()
+    stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
     for match in re.finditer(r"[A-Za-z][\w-]*", evidence):
         token = match.group().lower()
         if not _outside(spans, *match.span()):
@@ -258,13 +386,15 @@ def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | Non
     return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
 
 
-def restatement(evidence: str, gold: Sequence[str], kind: str) -> str | None:
+def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "") -> str | None:
     """Why swapping the gold answer would make the passage contradict itself, or None.
 
     The passage restates the answer in a form that span replacement leaves behind and that
     no wrong answer could agree with (see the module docstring). A date counts only when the
     passage gives it as an offset of another ("Two years later"); its order against the
     passage's other dates is left to :func:`conflict`, which depends on the wrong answer.
+    A number is also restated by a name in the ``question`` or in the answer's sentence that
+    states it ("how many sides does a hexagon have").
     """
     spans = _spans(evidence, tuple(gold))
     if not spans:
@@ -272,10 +402,17 @@ def restatement(evidence: str, gold: Sequence[str], kind: str) -> str | None:
     if kind == "number":
         found = _NUMBER.search(gold[0])
         value = number_value(found.group()) if found else None
-        return _number_restatement(evidence, value, spans) if value is not None else None
+        if value is None:
+            return None
+        sentences = [_outside_text(evidence, spans, *_sentence_of(evidence, start)) for start, _ in spans]
+        return _number_name([question, *sentences], value) or _number_restatement(evidence, value, spans)
     if kind == "date":
         return _relative_date(evidence, spans)
-    return _distinct_aliases(evidence, gold, spans) or _echo(evidence, gold, spans)
+    return (
+        _inside_name(evidence, spans)
+        or _distinct_aliases(evidence, gold, spans)
+        or _echo(evidence, gold, spans)
+    )
 
 
 def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
@@ -319,8 +456,11 @@ def _looks_plural(answer: str) -> bool:
 def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | None:
     """Why ``new`` in place of the gold answer would contradict the rest of the passage, or None.
 
-    A date must keep its order against every other date of the passage; a noun must agree
-    with the verb that follows the gold answer (a plural verb wants a plural noun).
+    A date must keep its order against every other date of the passage; a number must not be
+    one the passage already gives for something else ("11 players and 3 substitutes" cannot
+    have 3 players); a person must not share the family name of someone the passage already
+    names ("the laws of Kepler" after "Kepler argued"); a noun must agree with the verb that
+    follows the gold answer (a plural verb wants a plural noun).
     """
     spans = _spans(evidence, tuple(gold))
     if not spans:
@@ -328,7 +468,17 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     if kind == "date":
         return _date_conflict(evidence, gold[0], new, spans)
     if kind == "number":
+        found = _NUMBER.search(new)
+        value = number_value(found.group()) if found else None
+        for other, match in _numbers(evidence, spans):
+            if value is not None and other == value:
+                return f"{new!r} is a number the passage already gives ({match.group()!r})"
         return None
+    surname = new.split()[-1] if new.split() else ""
+    if kind.startswith("person") and len(surname) >= 4:
+        rest = _outside_text(evidence, spans, 0, len(evidence))
+        if re.search(rf"\b{re.escape(surname)}\b", rest):
+            return f"{new!r} shares the name {surname!r} with someone the passage already names"
     for _, end in spans:
         after = evidence[end:]
         if _PLURAL_VERB.match(after) and not _looks_plural(new):

@@ -382,3 +382,15 @@ def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: s
 )
 def test_reject_answer_accepts_plausible_ones(candidate: str, gold: str, kind: Any, question: str) -> None:
     assert AnswerSwap().reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.") is None
+
+
+def test_a_wrong_date_is_written_as_the_passage_writes_the_gold_one() -> None:
+    evidence = "The bridge opened on 4 March 1890 after seven years of work."
+    gold = ["March 1890", "4 March 1890"]  # the passage writes the alias with the day
+    swap = AnswerSwap()
+    found = swap.implausible("March 1893", gold, "date", evidence)
+    assert found is not None and "'4 March 1890'" in found
+    assert swap.implausible("4 March 1893", gold, "date", evidence) is None
+    # where the passage writes the date as the gold answer does, the gold answer's form is the one
+    plain = "The bridge opened in March 1890 after seven years of work."
+    assert swap.implausible("March 1893", gold, "date", plain) is None

@@ -65,7 +65,10 @@ def test_answer_swap_labels_match_the_bundled_sample_cases() -> None:
         assert (row["question"], row["original"]) == (example.question, example.answers[0])
         assert row["new"] != row["original"]
         # a seed whose passage restates its answer is skipped, so it has no case to label
-        assert restatement(example.evidence or "", example.answers, example_kind(example)) is None, row
+        assert (
+            restatement(example.evidence or "", example.answers, example_kind(example), example.question)
+            is None
+        ), row
 
 
 async def test_false_premise_labels_match_the_forged_cases() -> None:

@@ -10,6 +10,7 @@ from halluforge.forge.kinds import (
     has_members,
     is_member,
     kind_members,
+    kind_words,
     kinds_match,
     lexicon,
     numbers_close,
@@ -174,3 +175,29 @@ def test_numbers_close(old: str, new: str, close: bool) -> None:
 )
 def test_years_close(old: str, new: str, close: bool) -> None:
     assert years_close(old, new) is close
+
+
+@pytest.mark.parametrize(
+    ("question", "female"),
+    [
+        ("which woman composed the opera", True),
+        ("who was the first woman to sail around the world alone", True),
+        ("who won the best actress award for the film", True),  # the role itself names a woman
+        ("who composed the opera the maid of orleans", False),  # the cue is in the work's title
+        ("who wrote the novel the girl on the train", False),
+    ],
+)
+def test_a_female_cue_must_name_the_person_asked_about(question: str, female: bool) -> None:
+    assert wants_female(question) is female
+
+
+def test_proposing_an_idea_asks_for_a_scientist_but_proposing_a_plan_does_not() -> None:
+    assert question_role("who proposed that the continents drift apart") == "scientist"
+    assert question_role("who proposed the new trade bill") != "scientist"
+
+
+def test_kind_words_are_the_head_nouns_of_kinds_and_roles() -> None:
+    words = kind_words()
+    assert {"desert", "deserts", "river", "symbol", "minister", "president", "presidents"} <= words
+    # the modifiers of a kind's name are not kind words ("chemical" of "chemical symbol")
+    assert not {"chemical", "prime", "bible", "sahara"} & words

@@ -146,3 +146,94 @@ def test_a_name_the_passage_derives_from_a_place_is_an_echo() -> None:
         restatement("Its language is Portuguese, spoken by millions.", ["Portuguese"], "thing:language")
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "restated"),
+    [
+        # a list after a colon, with two-word names as one item each
+        ("The club has 4 teams: Red Stars, Blue Hawks, Green Lions and Old Boys.", ["4"], True),
+        ("The river has 3 main tributaries, the Ola and the Vesk.", ["3"], False),  # two, not three
+        ("The duchy had 2 capitals, Lindow and Marsk, in turn.", ["2"], True),
+        # a list later in the sentence, not introduced by the count, is not its items
+        ("The duchy had 2 capitals over the years in which Lindow and Marsk grew.", ["2"], False),
+    ],
+)
+def test_a_list_counts_the_answer_only_when_the_count_introduces_it(
+    evidence: str, gold: list[str], restated: bool
+) -> None:
+    found = restatement(evidence, gold, "number")
+    assert (found is not None and "lists the" in found) is restated
+
+
+def test_a_count_given_as_a_change_from_a_near_number_is_a_restatement() -> None:
+    change = "The council has 11 seats. The number rose from 9 when the new wards were added."
+    assert "change from '9'" in (restatement(change, ["11"], "number") or "")
+    # a change with its own end point, or from a far-off number, says nothing of the answer
+    assert (
+        restatement("The council has 11 seats; turnout rose from 40 to 52 per cent.", ["11"], "number")
+        is None
+    )
+    assert (
+        restatement("The council has 11 seats. Its budget fell from 300 last year.", ["11"], "number") is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "question", "restated"),
+    [
+        ("An octagon is a flat shape with 8 sides.", ["8"], "how many sides does a stop sign have", True),
+        ("A stop sign has 8 sides.", ["8"], "how many sides does an octagon have", True),
+        ("A stop sign has 8 sides.", ["8"], "how many sides does a stop sign have", False),
+        # a name stating another number, and one that only looks like a number name
+        ("A pentagon has 5 sides; a square has four corners.", ["4"], "", False),
+        ("Hexadecimal counting uses 6 letters of the alphabet.", ["6"], "", False),
+    ],
+)
+def test_a_name_that_states_the_number_is_a_restatement(
+    evidence: str, gold: list[str], question: str, restated: bool
+) -> None:
+    found = restatement(evidence, gold, "number", question)
+    assert (found is not None and "states the answer" in found) is restated
+
+
+def test_the_answer_heading_a_longer_name_is_a_restatement_but_not_before_a_kind_word() -> None:
+    commune = "In 1871 the workers of Lyon rose up and proclaimed the Lyon Commune."
+    assert "'Lyon Commune'" in (restatement(commune, ["Lyon"], "place:city") or "")
+    river = "The Volga River is the longest river in Europe, flowing into the Caspian Sea."
+    assert restatement(river, ["Volga River", "Volga"], "place:river") is None
+    assert (
+        restatement("The city of Lyon lies on the Rhone. In May it is busy.", ["Lyon"], "place:city") is None
+    )
+
+
+def test_a_written_alias_whose_name_is_explained_is_an_echo() -> None:
+    gold = ["Ngong Peak", "Mount Barlow"]
+    named = (
+        "Ngong Peak rises above the plain. Settlers called it Mount Barlow, after the surveyor Anne Barlow."
+    )
+    assert "Barlow" in (restatement(named, gold, "place:mountain") or "")
+    # an alias the passage does not write is not swapped, so its words are no echo
+    plain = "Ngong Peak rises above the plain. The surveyor Anne Barlow mapped it."
+    assert restatement(plain, gold, "place:mountain") is None
+
+
+def test_a_kind_word_shared_with_the_answer_is_no_echo() -> None:
+    desert = "The Atacama Desert is the driest desert on Earth, a strip of land along the Pacific."
+    assert restatement(desert, ["Atacama Desert", "Atacama"], "place:desert") is None
+    # a word of the name that is no kind word still is
+    echo = "The Atacama Desert takes its name from the Atacameno people who lived there."
+    assert restatement(echo, ["Atacama Desert", "Atacama"], "place:desert") is not None
+
+
+def test_a_number_the_passage_already_gives_is_no_wrong_answer() -> None:
+    evidence = "A rugby union side fields 15 players, with 8 forwards in the scrum."
+    assert conflict(evidence, ["15"], "number", "8") is not None
+    assert conflict(evidence, ["15"], "number", "13") is None
+
+
+def test_a_person_sharing_a_name_the_passage_gives_is_no_wrong_answer() -> None:
+    evidence = "The theory was set out by Alfred Wegener in 1912 and later backed by the maps of Holmes."
+    gold = ["Alfred Wegener", "Wegener"]
+    assert "'Holmes'" in (conflict(evidence, gold, "person:scientist", "Arthur Holmes") or "")
+    assert conflict(evidence, gold, "person:scientist", "Harry Hess") is None
