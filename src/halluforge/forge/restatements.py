@@ -94,7 +94,7 @@ _LIST = re.compile(
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
 #: what may stand between a count and the list of its items: "small moons, ", "strings, tuned to the notes "
 _LEAD_IN = re.compile(r"[,:;–—]|\b(?:are|were|is|was|namely|called|named)\s*$")
-_LIST_GAP_WORDS = 8
+_LIST_GAP_WORDS = 15
 #: a count given as a change of another number: "The number fell from 28 when ... left"
 _CHANGE = re.compile(
     r"\b(?:fell|dropped|decreased|declined|shrank|shrunk|rose|risen|grew|grown|increased|climbed|"
@@ -244,8 +244,8 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
             between = evidence[min(end, match.end()) : max(start, match.start())]
             if _EQUIVALENT.search(between):
                 return f"the passage restates the answer in other units ({match.group()!r})"
-        listed = _list_after(evidence[end:sentence_end])
-        if gold >= 2 and len(listed) == gold:
+        listed = _list_after(evidence[end:sentence_end], gold)
+        if listed:
             return f"the passage lists the {int(gold)} items after the answer ({', '.join(listed)})"
     return _change(evidence, gold, spans)
 
@@ -268,20 +268,25 @@ def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str
     return None
 
 
-def _list_after(rest: str) -> list[str]:
-    """The items of a list that follows a count within a few words ("two small moons, Phobos and Deimos").
+def _list_after(rest: str, count: float) -> list[str]:
+    """The items of the list that a count introduces, when they are ``count`` many, else [].
 
-    Between the count and the list there must be a comma, a colon or a linking verb ("the
-    two moons are Phobos and Deimos"), so a list that merely follows in the sentence does not
-    count. Multi-word names are one item each ("North America and South America").
+    The list must begin within a few words of the count, with a comma, a colon or a linking
+    verb between them ("two small moons, Phobos and Deimos"; "the two moons are ..."), so a
+    list that merely follows in the sentence does not count. Multi-word names are one item
+    each ("North America and South America"). A list told in parts ("Mercury, Venus, Earth
+    and Mars, which are rocky, and Jupiter, Saturn, Uranus and Neptune") counts whole.
     """
+    lists: list[list[str]] = []
     for match in _LIST.finditer(rest):
         gap = rest[: match.start()]
-        if len(gap.split()) > _LIST_GAP_WORDS:
+        if not lists and len(gap.split()) > _LIST_GAP_WORDS:
             break
-        if _LEAD_IN.search(gap):
-            return [item for item in _LIST_SEP.split(match.group()) if item]
-    return []
+        if not lists and not _LEAD_IN.search(gap):
+            continue
+        lists.append([item for item in _LIST_SEP.split(match.group()) if item])
+    whole = [item for items in lists for item in items]
+    return next((items for items in (*lists, whole) if count >= 2 and len(items) == count), [])
 
 
 def _number_name(texts: Sequence[str], gold: float) -> str | None:
@@ -458,8 +463,8 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
 
     A date must keep its order against every other date of the passage; a number must not be
     one the passage already gives for something else ("11 players and 3 substitutes" cannot
-    have 3 players); a person must not share the family name of someone the passage already
-    names ("the laws of Kepler" after "Kepler argued"); a noun must agree with the verb that
+    have 3 players); a person must not share a name with someone the passage already names
+    ("the laws of Kepler" after "Kepler argued"); a noun must agree with the verb that
     follows the gold answer (a plural verb wants a plural noun).
     """
     spans = _spans(evidence, tuple(gold))
@@ -474,11 +479,11 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             if value is not None and other == value:
                 return f"{new!r} is a number the passage already gives ({match.group()!r})"
         return None
-    surname = new.split()[-1] if new.split() else ""
-    if kind.startswith("person") and len(surname) >= 4:
+    if kind.startswith("person"):  # "Galileo" is named by either word of "Galileo Galilei"
         rest = _outside_text(evidence, spans, 0, len(evidence))
-        if re.search(rf"\b{re.escape(surname)}\b", rest):
-            return f"{new!r} shares the name {surname!r} with someone the passage already names"
+        for name in (w for w in new.split() if len(w) >= 4 and w[:1].isupper()):
+            if re.search(rf"\b{re.escape(name)}\b", rest):
+                return f"{new!r} shares the name {name!r} with someone the passage already names"
     for _, end in spans:
         after = evidence[end:]
         if _PLURAL_VERB.match(after) and not _looks_plural(new):

@@ -155,6 +155,13 @@ def test_a_name_the_passage_derives_from_a_place_is_an_echo() -> None:
         ("The club has 4 teams: Red Stars, Blue Hawks, Green Lions and Old Boys.", ["4"], True),
         ("The river has 3 main tributaries, the Ola and the Vesk.", ["3"], False),  # two, not three
         ("The duchy had 2 capitals, Lindow and Marsk, in turn.", ["2"], True),
+        # a list told in parts counts whole; a list a dozen words on, after a comma, still counts
+        ("The trio had 5 hits, Ruby and Lark, which were slow, and Vane, Oro and Pell.", ["5"], True),
+        (
+            "The lute has 4 courses, each strung in pairs and tuned, from low to high, to C, F, A and D.",
+            ["4"],
+            True,
+        ),
         # a list later in the sentence, not introduced by the count, is not its items
         ("The duchy had 2 capitals over the years in which Lindow and Marsk grew.", ["2"], False),
     ],
@@ -236,4 +243,7 @@ def test_a_person_sharing_a_name_the_passage_gives_is_no_wrong_answer() -> None:
     evidence = "The theory was set out by Alfred Wegener in 1912 and later backed by the maps of Holmes."
     gold = ["Alfred Wegener", "Wegener"]
     assert "'Holmes'" in (conflict(evidence, gold, "person:scientist", "Arthur Holmes") or "")
+    assert "'Alfred'" in (
+        conflict("Alfred Wegener and Alfred Russel Wallace.", gold, "person", "Alfred Lothar") or ""
+    )
     assert conflict(evidence, gold, "person:scientist", "Harry Hess") is None
