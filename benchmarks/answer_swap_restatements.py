@@ -90,7 +90,9 @@ def main() -> None:
     args = parser.parse_args()
     examples, _ = apply_filters(load_bundled(DataSource()), FilterConfig())
     # the same work on both sides: only the examples the checks do not skip
-    kept = [e for e in examples if restatement(e.evidence or "", e.answers, example_kind(e)) is None]
+    kept = [
+        e for e in examples if restatement(e.evidence or "", e.answers, example_kind(e), e.question) is None
+    ]
     _timed(examples, 1, True)  # warm imports and caches
     with_s, with_cases = _timed(examples, args.repeats, True)
     without_s, without_cases = _timed(examples, args.repeats, False)

@@ -85,7 +85,7 @@ from halluforge.forge.kinds import (
     wants_female,
     years_close,
 )
-from halluforge.forge.restatements import conflict, restatement
+from halluforge.forge.restatements import conflict, restatement, written_forms
 from halluforge.forge.validate import (
     Check,
     answer_shape,
@@ -311,7 +311,8 @@ class AnswerSwap(Generator):
             if form is None or form not in (kind, form_type(gold[0])):  # "476" is written as a number
                 return f"{candidate!r} is not a {kind} like the gold answer"
             # a date as the passage writes it: "on 7 November 1917" must not become "on November 1908"
-            forms = (_written_as(evidence, gold) if kind == "date" else []) or ([gold[0]] if shaped else [])
+            forms = written_forms(evidence, gold) if kind == "date" else ()
+            forms = forms or ((gold[0],) if shaped else ())
             for written in forms:
                 if answer_shape(candidate) != answer_shape(written):
                     return f"{candidate!r} is not written like {written!r} (the gold answer as written)"
@@ -419,7 +420,7 @@ class AnswerSwap(Generator):
         # same kind in the dataset, then in the bundled lexicon
         if kind in ("date", "number"):
             # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
-            base = next(iter(_written_as(evidence, gold)), gold[0]) if kind == "date" else gold[0]
+            base = next(iter(written_forms(evidence, gold)), gold[0]) if kind == "date" else gold[0]
             for _ in range(_PERTURB_DRAWS):
                 perturbed = perturb_answer(base, cast(AnswerType, kind), rng)
                 if perturbed is not None and accept(perturbed) is not None and kind == "date":
@@ -504,17 +505,6 @@ class AnswerSwap(Generator):
             return reason
         prov = FieldProvenance(path="fallback", method="span_replace", attempts=attempts, rejected=rejected)
         return text, prov, checks
-
-
-def _written_as(evidence: str, gold: Sequence[str]) -> list[str]:
-    """How the passage writes the gold answer: each occurrence's text, in order.
-
-    Span replacement puts one wrong answer in every occurrence, so a wrong date must have the
-    form of each ("7 November 1917" wants a day, a month and a year, not the alias "November
-    1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has
-    no date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
-    """
-    return [evidence[start:end] for start, end in answer_spans(evidence, gold)]
 
 
 def _proper(text: str) -> bool:

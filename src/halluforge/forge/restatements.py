@@ -298,6 +298,32 @@ def _number_name(texts: Sequence[str], gold: float) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
+def _passage_outside(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """The passage with the answer blanked out, once per passage: ``conflict`` runs per candidate."""
+    return _outside_text(evidence, spans, 0, len(evidence))
+
+
+@functools.lru_cache(maxsize=1024)
+def _other_numbers(evidence: str, spans: tuple[tuple[int, int], ...]) -> dict[float, str]:
+    """The passage's numbers outside the answer (years left out), by value, once per passage."""
+    found: dict[float, str] = {}
+    for value, match in _numbers(evidence, spans):
+        found.setdefault(value, match.group())
+    return found
+
+
+def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
+    """How the passage writes the gold answer: the text of each occurrence, in order.
+
+    Span replacement puts one wrong answer in every occurrence, so a wrong date must have the
+    form of each ("7 November 1917" wants a day, a month and a year, not the gold "November
+    1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has no
+    date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
+    """
+    return tuple(evidence[start:end] for start, end in _spans(evidence, tuple(gold)))
+
+
 def _outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
     """``text[start:end]`` with the answer spans blanked out (a name in the answer is no restatement)."""
     chars = list(text[start:end])
@@ -352,10 +378,10 @@ def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) 
             continue
         if any(token.startswith(s) for s in stems):
             return f"the passage echoes the answer's name in {match.group()!r}"
-        sentence = _sentence_of(evidence, match.start())
-        same_sentence = any(_sentence_of(evidence, s) == sentence for s, _ in spans)
-        if same_sentence and len(token) >= 4 and any(token.startswith(s) for s in short):
-            return f"the passage explains the answer's name by {match.group()!r}"
+        if len(token) >= 4 and any(token.startswith(s) for s in short):  # then the sentence, if it counts
+            sentence = _sentence_of(evidence, match.start())
+            if any(_sentence_of(evidence, s) == sentence for s, _ in spans):
+                return f"the passage explains the answer's name by {match.group()!r}"
     return None
 
 
@@ -475,12 +501,10 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     if kind == "number":
         found = _NUMBER.search(new)
         value = number_value(found.group()) if found else None
-        for other, match in _numbers(evidence, spans):
-            if value is not None and other == value:
-                return f"{new!r} is a number the passage already gives ({match.group()!r})"
-        return None
+        given = _other_numbers(evidence, spans).get(value) if value is not None else None
+        return f"{new!r} is a number the passage already gives ({given!r})" if given else None
     if kind.startswith("person"):  # "Galileo" is named by either word of "Galileo Galilei"
-        rest = _outside_text(evidence, spans, 0, len(evidence))
+        rest = _passage_outside(evidence, spans)
         for name in (w for w in new.split() if len(w) >= 4 and w[:1].isupper()):
             if re.search(rf"\b{re.escape(name)}\b", rest):
                 return f"{new!r} shares the name {name!r} with someone the passage already names"
@@ -493,4 +517,4 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     return None
 
 
-__all__ = ["conflict", "number_value", "restatement"]
+__all__ = ["conflict", "number_value", "restatement", "written_forms"]
