@@ -131,7 +131,7 @@ NO_PLAUSIBLE = "no plausible wrong answer"
 #: start of the skip reason when the passage restates the gold answer in a form no swap can change
 RESTATED = "the passage restates the gold answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
-_PERTURB_DRAWS = 8
+_PERTURB_DRAWS = 16
 
 Position = Literal["first", "middle", "last"]
 #: AutoDebug keeps seed cases the generator model answers correctly with the evidence

@@ -503,10 +503,14 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
         value = number_value(found.group()) if found else None
         given = _other_numbers(evidence, spans).get(value) if value is not None else None
         return f"{new!r} is a number the passage already gives ({given!r})" if given else None
-    if kind.startswith("person"):  # "Galileo" is named by either word of "Galileo Galilei"
+    if kind.startswith("person"):
         rest = _passage_outside(evidence, spans)
-        for name in (w for w in new.split() if len(w) >= 4 and w[:1].isupper()):
-            if re.search(rf"\b{re.escape(name)}\b", rest):
+        words = new.split()
+        for i, name in enumerate(words):
+            # the family name anywhere ("the laws of Kepler"); a given name only where it stands
+            # alone as a name ("the observations of Galileo", not "Robert Falcon Scott")
+            alone = "" if i == len(words) - 1 else r"(?!\s+[A-Z])"
+            if len(name) >= 4 and name[:1].isupper() and re.search(rf"\b{re.escape(name)}\b{alone}", rest):
                 return f"{new!r} shares the name {name!r} with someone the passage already names"
     for _, end in spans:
         after = evidence[end:]

@@ -243,7 +243,8 @@ def test_a_person_sharing_a_name_the_passage_gives_is_no_wrong_answer() -> None:
     evidence = "The theory was set out by Alfred Wegener in 1912 and later backed by the maps of Holmes."
     gold = ["Alfred Wegener", "Wegener"]
     assert "'Holmes'" in (conflict(evidence, gold, "person:scientist", "Arthur Holmes") or "")
-    assert "'Alfred'" in (
-        conflict("Alfred Wegener and Alfred Russel Wallace.", gold, "person", "Alfred Lothar") or ""
-    )
     assert conflict(evidence, gold, "person:scientist", "Harry Hess") is None
+    # a given name that the passage uses only inside another full name is no clash
+    two = "Alfred Wegener set it out; Arthur Conan Doyle admired it."
+    assert conflict(two, gold, "person:scientist", "Arthur Holmes") is None
+    assert conflict(two + " Arthur was", gold, "person:scientist", "Arthur Holmes") is not None
