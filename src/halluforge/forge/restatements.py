@@ -5,17 +5,19 @@ gold answer's aliases and nothing else. A passage often says the answer a second
 another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
 a product ("eight rows and eight columns, which gives 64 squares"), a list ("6 strings, tuned
 to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100 degrees
-Celsius, which is equal to 212 degrees Fahrenheit"), another name ("born Eric Arthur Blair,
-wrote under the pen name George Orwell"), or the answer's own etymology ("Au comes from
-aurum", "spilled milk, and so it is called the Milky Way"). After the swap such a passage
-contradicts itself, which no reader would accept as real evidence; no other wrong answer
-would fix it either. :func:`restatement` names the form, so the seed case is skipped with
-that reason instead of kept as a valid test case.
+Celsius, which is equal to 212 degrees Fahrenheit"), a change ("the number fell from 28"), a
+name that states it ("a hexagon"), another name ("born Eric Arthur Blair, wrote under the pen
+name George Orwell"), a longer name it heads ("the Berlin Wall"), or the answer's own etymology
+("Au comes from aurum", "spilled milk, and so it is called the Milky Way"). After the swap
+such a passage contradicts itself, which no reader would accept as real evidence; no other
+wrong answer would fix it either. :func:`restatement` names the form, so the seed case is
+skipped with that reason instead of kept as a valid test case.
 
 Some contradictions depend on the wrong answer, not on the passage alone; the next donor may
 fit where this one does not (:func:`conflict`): a date that crosses another date of the
-passage ("began in 1941 and lasted until November 1918"), or a singular noun put before the
-plural verb the gold answer had ("the cell membrane are").
+passage ("began in 1941 and lasted until November 1918"), a number or a person's name the
+passage already gives for something else, or a singular noun put before the plural verb the
+gold answer had ("the cell membrane are").
 
 The rules read the passage's own words only (no world knowledge): a fact that the swap makes
 wrong but the passage does not state twice ("Picasso, the Dutch painter") is not caught here.
