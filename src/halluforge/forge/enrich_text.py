@@ -174,10 +174,10 @@ BACK_POINTING = frozenset(
     {"it", "its", "he", "she", "his", "her", "they", "them", "their", "this", "these", "those", "such"}
 )
 #: third-person pronouns that point back wherever they stand: subject, object or possessive
-#: ("As a socialist, he ...", "Truman called her ...", "their plan")
+#: ("As a socialist, he ...", "Truman called her ...", "their plan", "Reaching 30 m, it is ...")
 PERSONAL_PRONOUNS = frozenset(
-    {"he", "she", "they", "him", "her", "them", "his", "hers", "their", "theirs"}
-    | {"himself", "herself", "themselves"}
+    {"he", "she", "it", "they", "him", "her", "them", "his", "hers", "its", "their", "theirs"}
+    | {"himself", "herself", "itself", "themselves"}
 )
 #: sentences of its passage that a back-pointing sentence may bring along as its antecedent
 MAX_ANTECEDENT = 2
@@ -204,16 +204,14 @@ def join_sentences(sentences: Sequence[str]) -> str:
 def points_back(sentence: str) -> bool:
     """Whether ``sentence`` refers to something said before it, so it cannot stand alone.
 
-    It does when it opens with a back-pointing word ("He", "This", "Its"), has "it" among its
-    first six words ("Since 2000, it has hosted"), or has a third-person pronoun anywhere
-    (subject, object or possessive: "As a socialist committed to democracy, he ...",
-    "Truman called her ...", "their plan").
+    It does when it opens with a back-pointing word ("He", "This", "Such") or has a
+    third-person pronoun anywhere (subject, object or possessive: "As a socialist committed to
+    democracy, he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted").
+    A pronoun that refers inside the sentence ("The club moved its ground") is read as pointing
+    back too: keeping the sentence before it costs a sentence, not a false statement.
     """
     tokens = words(sentence)
-    return bool(
-        tokens
-        and (tokens[0] in BACK_POINTING or "it" in tokens[:6] or not PERSONAL_PRONOUNS.isdisjoint(tokens))
-    )
+    return bool(tokens and (tokens[0] in BACK_POINTING or not PERSONAL_PRONOUNS.isdisjoint(tokens)))
 
 
 def _names_its_subject(sentence: str) -> bool:

@@ -215,6 +215,14 @@ def test_relevant_sentences_keep_a_back_pointing_sentence_with_its_antecedent() 
         "Eleanor Roosevelt was an American diplomat and activist.",
         "President Harry S. Truman called her the First Lady of the World.",
     ]  # Allende's sentence opens its passage: "he" has no antecedent there, so it is left out
+    # "it" after the seventh word points back too
+    whale = Passage(
+        "bw",
+        "Blue whale",
+        "The blue whale is a baleen whale. Reaching thirty metres in length, it is the largest animal.",
+    )
+    assert relevant_sentences("the largest animal", [whale], n=1) == ["The blue whale is a baleen whale."]
+    assert len(relevant_sentences("the largest animal", [whale], n=2)) == 2
 
 
 def test_relevant_sentences_keep_self_contained_sentences_alone() -> None:
