@@ -11,20 +11,23 @@ for each sentence whether it is kept and, if not, why:
 form (the text is not a clean sentence of prose)
     ``incomplete`` (no closing punctuation, e.g. cut by the token budget, or under three
     words), ``list_marker`` ("1. Romeo and Juliet"), ``prompt_label`` ("Text 2:", "[1]",
-    "Here is the paragraph"), ``instruction_echo`` (four words in a row from the prompt's
-    instructions that no source has), ``repeated_sentence`` (equal or nearly equal to an
-    earlier sentence), ``repeated_phrase`` (a phrase of four or more words said twice in one
-    sentence when no source text says it twice, e.g. "the siphon is used for respiration and
-    locomotion, and the siphon is used for respiration and locomotion", a loop built of a true
-    source sentence; or six or more words said again from an earlier sentence, when the
-    sources do not have them);
+    "Here is the paragraph"), ``listing_echo`` (an entry of the prompt's "Title: text" passage
+    listing copied in; the caller rejects the whole reply), ``instruction_echo`` (four words in
+    a row from the prompt's instructions that no source has), ``repeated_sentence`` (equal or
+    nearly equal to an earlier sentence), ``repeated_phrase`` (a phrase of four or more words
+    said twice in one sentence when no source text says it twice, e.g. "the siphon is used for
+    respiration and locomotion, and the siphon is used for respiration and locomotion", a loop
+    built of a true source sentence; or six or more words said again from an earlier sentence,
+    when the sources do not have them);
 support (the sentence says something the sources do not)
     ``unsupported_number`` (a number or year not in the source sentences that support it;
     when the sentence has several numbers, they must all come from one source sentence: a
     sentence that takes its years from two ("At the 2004 Summer Olympics ... in the 2008
     Beijing Olympics") is how a small model moves facts between events),
     ``unsupported_name`` (a
-    capitalised word after the first that no source has), ``low_overlap`` (less than
+    capitalised word after the first that no source has), ``mixed_sources`` (its names and
+    numbers are not all in one source sentence: "Dartmouth College, a university in Cambridge,
+    Massachusetts" stitches two), ``low_overlap`` (less than
     :data:`MIN_RECALL` of its content words are in the best-matching source sentence, joined
     with a second one that shares a name with it),
     ``not_entailed`` (an NLI model is configured and no source sentence entails it);
