@@ -242,8 +242,7 @@ def _with_antecedent(sentences: Sequence[str], index: int) -> list[int] | None:
     """
     for start in range(index, max(-1, index - MAX_ANTECEDENT - 1), -1):
         sentence = sentences[start]
-        alone = _names_its_subject(sentence) if start == 0 else not points_back(sentence)
-        if alone or (start == 0 and not points_back(sentence)):
+        if not points_back(sentence) or (start == 0 and _names_its_subject(sentence)):
             return list(range(start, index + 1))
         if start == 0:
             return None
