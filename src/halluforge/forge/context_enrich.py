@@ -58,6 +58,7 @@ from halluforge.forge.enrich_text import (
     fallback_support,
     has_answer,
     jaccard,
+    join_sentences,
     match_support,
     norm,
     relevant_sentences,
@@ -376,6 +377,8 @@ class ContextEnrich(Generator):
             verdict = ground(strip_reply(reply), sources, entails=entails)
             seen.append(verdict)
             reason = check(verdict.text) if verdict.kept else "no sentence is grounded in the sources"
+            if "listing_echo" in verdict.dropped:  # it copied the prompt rather than writing text
+                reason = "the reply copies the prompt's passage listing (Title: text)"
             if reason and verdict.trimmed:
                 reason = f"{reason} ({verdict.summary()})"
             return (None, reason) if reason else (verdict.text, "")
@@ -401,13 +404,14 @@ class ContextEnrich(Generator):
             f"[{i}] {p.title}: {' '.join(p.text.split()[:cap])}" for i, p in enumerate(passages, 1)
         )
         template = self.templates()["context_enrich/summarize"]
-        sources = Sources.of([p.text for p in passages], instructions_of(template.text))
+        titles = [p.title for p in passages]
+        sources = Sources.of([p.text for p in passages], instructions_of(template.text), titles)
         validate, seen = self._grounded(sources, lambda text: check_summary(text, passages), entails)
         step = await self._llm_step(
             ctx, template, "summarize_prompt", validate, count=len(passages), passages=listing
         )
         if step.text is None:
-            step.text = " ".join(relevant_sentences(question, passages))
+            step.text = join_sentences(relevant_sentences(question, passages))
             step.provenance.method = "relevant_sentences"
         self._record(step, seen)
         return step
@@ -424,7 +428,11 @@ class ContextEnrich(Generator):
     ) -> _Step:
         """The LLM merge of support and summary, grounded, with the answer; fallback: extractive merge."""
         template = self.templates()["context_enrich/merge"]
-        sources = Sources.of([support, summary, *(p.text for p in passages)], instructions_of(template.text))
+        sources = Sources.of(
+            [support, summary, *(p.text for p in passages)],
+            instructions_of(template.text),
+            [p.title for p in passages],
+        )
         validate, seen = self._grounded(
             sources, lambda text: check_merge(text, support, summary, answers), entails
         )

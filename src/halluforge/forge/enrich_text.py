@@ -173,34 +173,119 @@ def check_merge(merged: str, support: str, summary: str, answers: Sequence[str])
 BACK_POINTING = frozenset(
     {"it", "its", "he", "she", "his", "her", "they", "them", "their", "this", "these", "those", "such"}
 )
+#: third-person pronouns that point back wherever they stand: subject, object or possessive
+#: ("As a socialist, he ...", "Truman called her ...", "their plan", "Reaching 30 m, it is ...")
+PERSONAL_PRONOUNS = frozenset(
+    {"he", "she", "it", "they", "him", "her", "them", "his", "hers", "its", "their", "theirs"}
+    | {"himself", "herself", "itself", "themselves"}
+)
+#: sentences of its passage that a back-pointing sentence may bring along as its antecedent
+MAX_ANTECEDENT = 2
+
+_CLOSED = re.compile(r"[.!?][\"'”’)\]]*$")
+_NAME = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
 
 
-_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends with closing punctuation (a full stop, "?" or "!", maybe quoted)."""
+    return bool(_CLOSED.search(text.strip()))
+
+
+def join_sentences(sentences: Sequence[str]) -> str:
+    """Sentences joined by spaces, each ended with a full stop when it has no closing punctuation.
+
+    An evidence that is one unterminated sentence ("... employees affected by the menopause")
+    would otherwise run into the next one ("... the menopause A parliament is ...").
+    """
+    ended = [s.strip() if ends_sentence(s) else s.strip().rstrip(",;:–—- ") + "." for s in sentences]
+    return " ".join(s for s in ended if s != ".")
+
+
+def points_back(sentence: str) -> bool:
+    """Whether ``sentence`` refers to something said before it, so it cannot stand alone.
+
+    It does when it opens with a back-pointing word ("He", "This", "Such") or has a
+    third-person pronoun anywhere (subject, object or possessive: "As a socialist committed to
+    democracy, he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted").
+    A pronoun that refers inside the sentence ("The club moved its ground") is read as pointing
+    back too: keeping the sentence before it costs a sentence, not a false statement.
+    """
+    tokens = words(sentence)
+    return bool(tokens and (tokens[0] in BACK_POINTING or not PERSONAL_PRONOUNS.isdisjoint(tokens)))
+
+
+def _names_its_subject(sentence: str) -> bool:
+    """Whether a passage's opening sentence names someone before any pronoun ("Eleanor ... her husband").
+
+    A passage opens by naming its subject, so a pronoun after such a name refers to it; a
+    pronoun before any name ("He was born ...") refers to the passage's title, which the new
+    text does not carry.
+    """
+    tokens = _NAME.findall(sentence)
+    if not tokens or norm(tokens[0]) in BACK_POINTING | PERSONAL_PRONOUNS:
+        return False
+    for token in tokens:
+        if norm(token) in PERSONAL_PRONOUNS:
+            return False
+        if token[0].isupper() and norm(token) not in STOPWORDS:
+            return True
+    return False
+
+
+def _with_antecedent(sentences: Sequence[str], index: int) -> list[int] | None:
+    """``index`` with the sentences before it that its pronouns need, or None when they cannot be had.
+
+    A sentence that points back is kept with the sentences before it in its passage, back to
+    one that does not point back (at most :data:`MAX_ANTECEDENT` of them): then "her" reads as
+    whom the passage meant. A passage's first sentence stands alone only when it names its
+    subject before any pronoun.
+    """
+    for start in range(index, max(-1, index - MAX_ANTECEDENT - 1), -1):
+        sentence = sentences[start]
+        if not points_back(sentence) or (start == 0 and _names_its_subject(sentence)):
+            return list(range(start, index + 1))
+        if start == 0:
+            return None
+    return None
 
 
 def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTRACT_SENTENCES) -> list[str]:
     """The ``n`` retrieved sentences sharing most words with the question, in passage order.
 
-    A sentence that opens by pointing back ("He was born in Switzerland", "Since 2000, it has
-    hosted") is left out: out of its passage, "He" would read as whoever came before it in the
-    new text.
+    A sentence that points back ("He was born in Switzerland", "Truman called her the First
+    Lady", "Since 2000, it has hosted") comes with the sentences before it in its passage that
+    say whom it means (:func:`_with_antecedent`), counted in the ``n``; when its passage has no
+    such sentence (it opens the passage, or more than :data:`MAX_ANTECEDENT` sentences before it
+    point back too), it is left out: out of its passage, "He" would read as whoever came before
+    it in the new text. Keeping the antecedent rather than dropping the sentence keeps the
+    question-relevant fact and reads as the passage did.
     """
     wanted = content_words(question)
-    scored: list[tuple[int, int, str]] = []
-    position = 0
+    units: list[tuple[int, int, list[int]]] = []
+    texts: list[str] = []
     for passage in passages:
-        for sentence in split_sentences(passage.text):
-            head = words(sentence)[:6]
-            if set(head[:1]) & BACK_POINTING or set(head) & _SUBJECT_PRONOUNS:
-                position += 1
-                continue
-            scored.append((len(wanted & content_words(sentence)), -position, sentence))
-            position += 1
-    top = sorted(scored, reverse=True)[:n]
-    return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
+        sentences = split_sentences(passage.text)
+        for index, sentence in enumerate(sentences):
+            unit = _with_antecedent(sentences, index)
+            if unit is not None:
+                offset, score = len(texts) - index, len(wanted & content_words(sentence))
+                units.append((score, -len(texts), [offset + i for i in unit]))
+            texts.append(sentence)
+    chosen: set[int] = set()
+    for _, _, unit in sorted(units, key=lambda t: (t[0], t[1]), reverse=True):
+        new = [i for i in unit if i not in chosen]
+        if new and len(chosen) + len(new) <= n:
+            chosen.update(new)
+        if len(chosen) >= n:
+            break
+    return [texts[i] for i in sorted(chosen)]
 
 
 def extractive_merge(support: str, question: str, passages: Sequence[Passage]) -> str:
-    """Fallback merge: the supporting sentence, then the most question-relevant retrieved sentences."""
+    """Fallback merge: the supporting sentence, then the most question-relevant retrieved sentences.
+
+    Every piece ends with closing punctuation (:func:`join_sentences`), so a supporting sentence
+    without a full stop does not run into the first retrieved one.
+    """
     extra = [s for s in relevant_sentences(question, passages) if norm(s) != norm(support)]
-    return " ".join([support, *extra])
+    return join_sentences([support, *extra])

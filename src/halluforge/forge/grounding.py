@@ -11,20 +11,23 @@ for each sentence whether it is kept and, if not, why:
 form (the text is not a clean sentence of prose)
     ``incomplete`` (no closing punctuation, e.g. cut by the token budget, or under three
     words), ``list_marker`` ("1. Romeo and Juliet"), ``prompt_label`` ("Text 2:", "[1]",
-    "Here is the paragraph"), ``instruction_echo`` (four words in a row from the prompt's
-    instructions that no source has), ``repeated_sentence`` (equal or nearly equal to an
-    earlier sentence), ``repeated_phrase`` (a phrase of four or more words said twice in one
-    sentence when no source text says it twice, e.g. "the siphon is used for respiration and
-    locomotion, and the siphon is used for respiration and locomotion", a loop built of a true
-    source sentence; or six or more words said again from an earlier sentence, when the
-    sources do not have them);
+    "Here is the paragraph"), ``listing_echo`` (an entry of the prompt's "Title: text" passage
+    listing copied in; the caller rejects the whole reply), ``instruction_echo`` (four words in
+    a row from the prompt's instructions that no source has), ``repeated_sentence`` (equal or
+    nearly equal to an earlier sentence), ``repeated_phrase`` (a phrase of four or more words
+    said twice in one sentence when no source text says it twice, e.g. "the siphon is used for
+    respiration and locomotion, and the siphon is used for respiration and locomotion", a loop
+    built of a true source sentence; or six or more words said again from an earlier sentence,
+    when the sources do not have them);
 support (the sentence says something the sources do not)
     ``unsupported_number`` (a number or year not in the source sentences that support it;
     when the sentence has several numbers, they must all come from one source sentence: a
     sentence that takes its years from two ("At the 2004 Summer Olympics ... in the 2008
     Beijing Olympics") is how a small model moves facts between events),
     ``unsupported_name`` (a
-    capitalised word after the first that no source has), ``low_overlap`` (less than
+    capitalised word after the first that no source has), ``mixed_sources`` (its names and
+    numbers are not all in one source sentence: "Dartmouth College, a university in Cambridge,
+    Massachusetts" stitches two), ``low_overlap`` (less than
     :data:`MIN_RECALL` of its content words are in the best-matching source sentence, joined
     with a second one that shares a name with it),
     ``not_entailed`` (an NLI model is configured and no source sentence entails it);
@@ -59,7 +62,15 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from halluforge.forge.enrich_text import BACK_POINTING, content_words, norm, split_sentences, words
+from halluforge.forge.enrich_text import (
+    BACK_POINTING,
+    content_words,
+    ends_sentence,
+    norm,
+    points_back,
+    split_sentences,
+    words,
+)
 from halluforge.forge.enrich_text import STOPWORDS as _STOP
 
 #: content-word recall against the best source sentence below which a sentence is unsupported
@@ -78,17 +89,20 @@ REASONS: dict[str, str] = {
     "incomplete": "not a whole sentence (no closing punctuation or under three words)",
     "list_marker": "carries a list marker",
     "prompt_label": "carries a prompt label or preamble",
+    "listing_echo": "copies the prompt's passage listing (Title: text) instead of writing text",
     "instruction_echo": "repeats the prompt's instructions",
     "repeated_sentence": "repeats an earlier sentence",
     "repeated_phrase": "repeats a phrase",
     "unsupported_number": "has a number no source has",
     "unsupported_name": "has a name no source has",
+    "mixed_sources": "takes its names and numbers from several source sentences",
     "low_overlap": "its words are not those of any source sentence",
     "not_entailed": "no source sentence entails it",
     "dangling": "refers back to a dropped sentence",
 }
 
-_END = re.compile(r"[.!?][\"'”’)\]]*$")
+#: a sentence opening with a short label and a colon ("Yuzuru Hanyu: Yuzuru Hanyu is ...")
+_LABEL_OPEN = re.compile(r"^\W*([^:.!?\n]{1,80}?)\s*:\s+(\S.*)$", re.DOTALL)
 _LIST_MARKER = re.compile(
     r"^\W*(?:\d{1,2}|[a-z])[.)]\s"  # "1. ", "a) " opening the sentence
     r"|(?:^|[\n\"“‘(:])\s*\d{1,2}[.)](?:\s|$)"  # a numbered item after a quote, bracket or colon
@@ -125,6 +139,27 @@ def _names(text: str) -> set[str]:
     return {w for t in _WORD_START.findall(text) if t[0].isupper() for w in words(t) if w not in _STOP}
 
 
+def _inner_names(text: str) -> set[str]:
+    """Lowercased words of the capitalised tokens after the first (names, without the sentence opener)."""
+    return {w for t in _WORD_START.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
+
+
+def _with_antecedents(texts: Sequence[str]) -> list[frozenset[str]]:
+    """Each source sentence's words and numbers, with its predecessor's when it points back.
+
+    "In 1909 she became the first woman to win the Nobel Prize" is about the "Selma Lagerlöf"
+    of the sentence before it, so a merge may put that name and that year in one sentence.
+    """
+    found: list[frozenset[str]] = []
+    for text in texts:
+        previous: frozenset[str] = frozenset()
+        for sentence in split_sentences(text):
+            own = frozenset(words(sentence)) | _numbers(sentence)
+            found.append(own | previous if points_back(sentence) else own)
+            previous = own
+    return found
+
+
 def _numbers(text: str) -> set[str]:
     """Digit runs without thousands separators: "1,000" and "1000" compare equal."""
     return {m.replace(",", "").rstrip(".") for m in _NUMBER.findall(text)}
@@ -156,10 +191,18 @@ class Sources:
     source_grams: frozenset[tuple[str, ...]] = field(repr=False)
     #: phrases that one source text itself says twice or more (a sentence may repeat those)
     repeated_grams: frozenset[tuple[str, ...]] = field(default=frozenset(), repr=False)
+    #: each source sentence's words and numbers (where a sentence's names must all be found)
+    tokens: tuple[frozenset[str], ...] = field(default=(), repr=False)
+    #: words capitalised inside a source sentence (names, so a sentence's first word can be told one)
+    proper: frozenset[str] = field(default=frozenset(), repr=False)
+    #: the passages' titles, normalised (as the prompt lists them: "Title: text")
+    titles: frozenset[str] = field(default=frozenset(), repr=False)
 
     @classmethod
-    def of(cls, texts: Sequence[str], instructions: Sequence[str] = ()) -> Sources:
-        """Index ``texts`` (split with the family's sentence splitter) and the instructions."""
+    def of(
+        cls, texts: Sequence[str], instructions: Sequence[str] = (), titles: Sequence[str] = ()
+    ) -> Sources:
+        """Index ``texts`` (split with the family's sentence splitter), the instructions and titles."""
         sentences = tuple(s for text in texts for s in split_sentences(text))
         all_words = [words(text) for text in texts]
         source_grams = {g for tokens in all_words for g in _grams(tokens, PHRASE_WORDS)}
@@ -175,6 +218,9 @@ class Sources:
             instruction_grams=frozenset(instruction_grams - source_grams),
             source_grams=frozenset(source_grams),
             repeated_grams=frozenset(repeated),
+            tokens=tuple(_with_antecedents(texts)),
+            proper=frozenset(w for s in sentences for w in _inner_names(s)),
+            titles=frozenset(t for t in (norm(title) for title in titles) if t),
         )
 
     def best(self, sentence: str, n: int = 1) -> list[tuple[float, str]]:
@@ -204,6 +250,19 @@ class Sources:
         covered = frozenset().union(*(self.contents[i] for i in pair))
         numbers = tuple(frozenset(_numbers(self.sentences[i])) for i in pair)
         return recall(wanted, covered), numbers
+
+    def one_source(self, sentence: str) -> bool:
+        """Whether one source sentence holds all of ``sentence``'s names and numbers.
+
+        A merge that takes "Dartmouth College" from one sentence and "Cambridge, Massachusetts"
+        from another says what neither says; names and numbers are what tie a fact to its
+        subject, so they must come together from one source sentence. The first word counts as
+        a name when some source capitalises it inside a sentence; words of one letter do not.
+        """
+        tokens = _WORD_START.findall(sentence)
+        first = [w for w in words(tokens[0]) if w in self.proper and w not in _STOP] if tokens else []
+        wanted = _inner_names(sentence) - _STOP | set(first) | _numbers(sentence)
+        return len(wanted) < 2 or any(wanted <= source for source in self.tokens)
 
 
 @dataclass(frozen=True)
@@ -262,12 +321,14 @@ Entails = Callable[[Sequence[tuple[str, str]]], list[bool]]
 
 def _form_reason(sentence: str, tokens: list[str], earlier: list[list[str]], sources: Sources) -> str:
     """Why a sentence is not clean prose ('' when it is)."""
-    if len(tokens) < 3 or not _END.search(sentence):
+    if len(tokens) < 3 or not ends_sentence(sentence):
         return "incomplete"
     if _LIST_MARKER.search(sentence):
         return "list_marker"
     if _PROMPT_LABEL.search(sentence):
         return "prompt_label"
+    if _echoes_listing(sentence, sources):
+        return "listing_echo"
     if any(g in sources.instruction_grams for g in _grams(tokens, PHRASE_WORDS)):
         return "instruction_echo"
     mine = set(tokens)
@@ -284,6 +345,20 @@ def _form_reason(sentence: str, tokens: list[str], earlier: list[list[str]], sou
     return ""
 
 
+def _echoes_listing(sentence: str, sources: Sources) -> bool:
+    """Whether ``sentence`` opens as an entry of the prompt's passage listing ("Title: text").
+
+    The summary prompt lists passages as "[1] Title: text"; a small model sometimes copies such
+    an entry rather than writing a sentence. The label before the colon is a passage title, or
+    is said again right after the colon ("Yuzuru Hanyu: Yuzuru Hanyu is a figure skater").
+    """
+    match = _LABEL_OPEN.match(sentence)
+    if match is None:
+        return False
+    label, rest = norm(match.group(1)), norm(match.group(2))
+    return bool(label) and (label in sources.titles or rest == label or rest.startswith(label + " "))
+
+
 def _stopwords_only(gram: tuple[str, ...]) -> bool:
     return not content_words(" ".join(gram))
 
@@ -298,6 +373,8 @@ def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple
     for name in names:
         if any(len(w) > 1 and w not in sources.vocabulary for w in words(name)):
             return "unsupported_name", score
+    if not sources.one_source(sentence):
+        return "mixed_sources", score
     if score < min_recall:
         return "low_overlap", score
     return "", score

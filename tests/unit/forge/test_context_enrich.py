@@ -21,6 +21,7 @@ from halluforge.forge.enrich_text import (
     clean_text,
     extractive_merge,
     fallback_support,
+    join_sentences,
     match_support,
     relevant_sentences,
     split_sentences,
@@ -181,14 +182,87 @@ def test_check_merge() -> None:
     assert check_merge(ramble, SUPPORT, summary, ANSWERS) == "merged text is far longer than its inputs"
 
 
-def test_relevant_sentences_leave_out_sentences_that_point_back() -> None:
+def test_relevant_sentences_keep_a_back_pointing_sentence_with_its_antecedent() -> None:
     passage = Passage(
         "le",
         "Le Corbusier",
         "Le Corbusier was a Swiss-French architect. He was born in Switzerland in 1887 and moved to India.",
     )
-    chosen = relevant_sentences("Who was born in Switzerland and moved to India in 1887?", [passage], n=2)
-    assert chosen == ["Le Corbusier was a Swiss-French architect."]
+    question = "Who was born in Switzerland and moved to India in 1887?"
+    # "He" comes with the sentence that says who he is
+    assert relevant_sentences(question, [passage], n=2) == [
+        "Le Corbusier was a Swiss-French architect.",
+        "He was born in Switzerland in 1887 and moved to India.",
+    ]
+    # with room for one sentence only, "He" cannot have its antecedent and is left out
+    assert relevant_sentences(question, [passage], n=1) == ["Le Corbusier was a Swiss-French architect."]
+    # pronouns anywhere point back: an object ("called her") and a subject after an opener ("he")
+    roosevelt = Passage(
+        "er",
+        "Eleanor Roosevelt",
+        "Eleanor Roosevelt was an American diplomat and activist. "
+        "President Harry S. Truman called her the First Lady of the World.",
+    )
+    allende = Passage(
+        "sa",
+        "Salvador Allende",
+        "As a socialist committed to democracy, he was the first Marxist elected president in Latin America.",
+    )
+    chosen = relevant_sentences(
+        "Who was the first president called the First Lady?", [allende, roosevelt], n=3
+    )
+    assert chosen == [
+        "Eleanor Roosevelt was an American diplomat and activist.",
+        "President Harry S. Truman called her the First Lady of the World.",
+    ]  # Allende's sentence opens its passage: "he" has no antecedent there, so it is left out
+    # "it" after the seventh word points back too
+    whale = Passage(
+        "bw",
+        "Blue whale",
+        "The blue whale is a baleen whale. Reaching thirty metres in length, it is the largest animal.",
+    )
+    assert relevant_sentences("the largest animal", [whale], n=1) == ["The blue whale is a baleen whale."]
+    assert len(relevant_sentences("the largest animal", [whale], n=2)) == 2
+
+
+def test_relevant_sentences_keep_self_contained_sentences_alone() -> None:
+    passage = Passage(
+        "mc",
+        "Marie Curie",
+        "Marie Curie was a physicist who shared her first Nobel Prize with her husband. "
+        "Radium was discovered in 1898. Polonium was named after Poland.",
+    )
+    # the opening names its subject before "her"; the others have no pronoun: no antecedent added
+    assert relevant_sentences("When was radium discovered by Marie Curie?", [passage], n=2) == [
+        "Marie Curie was a physicist who shared her first Nobel Prize with her husband.",
+        "Radium was discovered in 1898.",
+    ]
+    assert relevant_sentences("Which element was named after Poland?", [passage], n=1) == [
+        "Polonium was named after Poland."
+    ]
+    # a chain of sentences pointing back longer than the antecedents allowed is left out
+    chain = Passage(
+        "ch",
+        "Chain",
+        "Ada Lovelace was a mathematician. She wrote notes. They were long. Their length was rare. "
+        "Her notes held the first algorithm.",
+    )
+    assert "Her notes held the first algorithm." not in relevant_sentences(
+        "first algorithm notes", [chain], n=3
+    )
+
+
+def test_extractive_merge_ends_an_unterminated_support_with_a_full_stop() -> None:
+    support = "The pledge commits employers to supporting employees affected by the menopause"
+    merged = extractive_merge(support, "Which show was renewed for a new season?", PASSAGES[4:5])
+    assert merged.startswith(f"{support}. A television season")
+    # a sentence that already ends stays as it is: no second stop
+    asked = "Is Squid Game coming back for a second season?"
+    assert extractive_merge(asked, "Which show was renewed?", PASSAGES[4:5]).startswith(f"{asked} A ")
+    assert (
+        join_sentences(["It ended with a quote.\u201d", "Next one,"])
+        == "It ended with a quote.\u201d Next one."
+    )
 
 
 def test_relevant_sentences_and_extractive_merge_keep_passage_order() -> None:
@@ -377,6 +451,23 @@ async def test_generator_falls_back_when_grounding_leaves_too_little() -> None:
     assert case.context is not None and case.context.startswith(SUPPORT) and case.checks["context_has_answer"]
 
 
+async def test_generator_rejects_a_reply_that_copies_the_passage_listing() -> None:
+    # the other sentences are fine; a copied "Title: text" entry still rejects the whole reply
+    echo = f"{SUPPORT} Netflix: Netflix is an American streaming service founded in 1997. {SUMMARY}"
+    backend = script_backend(
+        [["Copy the one sentence", SUPPORT], ["short texts", SUMMARY], ["Combine the two texts", echo]]
+    )
+    (case,) = await forge(backend, TinyRetriever(PASSAGES), retrieval=["question"])
+    assert isinstance(case, TestCase)
+    context = case.provenance.fields["context"]
+    assert context.path == "fallback" and context.method == "extractive_merge"
+    why = "the reply copies the prompt's passage listing (Title: text)"
+    why += " (1 of 3 sentences dropped (1 listing_echo))"
+    assert context.rejected == [why] * 2
+    assert case.metadata["grounding"]["context"]["dropped"] == {"listing_echo": 1}
+    assert case.provenance.fields["summary"].path == "llm"  # the same summary without the echo is kept
+
+
 async def test_generator_retries_with_the_reason_then_accepts() -> None:
     backend = script_backend(
         [
@@ -476,7 +567,9 @@ async def test_generator_nli_grounding_from_score_nli_model(tmp_path: Any) -> No
     rejected = await run({"nli_model": never})  # score.nli_model, handed over by the forge stage
     assert rejected.provenance.fields["summary"].path == "fallback"
     assert rejected.provenance.fields["context"].path == "fallback"
-    assert rejected.metadata["grounding"]["context"]["dropped"] == {"not_entailed": 2}
+    # against the extractive summary, "Korean" (the support) and "Asia" (a passage) come from two
+    # source sentences, so the merge's second sentence goes before the NLI model reads it
+    assert rejected.metadata["grounding"]["context"]["dropped"] == {"not_entailed": 1, "mixed_sources": 1}
     assert rejected.id != plain.id  # the grounding model is part of what defines the case
     accepted = await run({"nli_model": never}, nli_model=always)  # the option wins
     assert accepted.context == MERGED and accepted.metadata["grounding"]["context"]["outcome"] == "llm"

@@ -26,7 +26,8 @@ MERGE = load_template("context_enrich/merge")
 
 @pytest.fixture(scope="module")
 def sources() -> Sources:
-    return Sources.of(SOURCES, instructions_of(MERGE.text))
+    # the two Lagerlöf sentences are one passage: "she" there is Selma Lagerlöf
+    return Sources.of([" ".join(SOURCES[:2]), *SOURCES[2:]], instructions_of(MERGE.text))
 
 
 def reasons(text: str, sources: Sources) -> list[str]:
@@ -86,9 +87,48 @@ def test_one_entity_does_not_borrow_another_entitys_words() -> None:
     )
     chimera = "Selma Lagerlöf, a Swedish writer, was a pioneer in crystallography and magnetism."
     assert [c.reason for c in ground(chimera, sources).checks] == ["low_overlap"]
-    # a merge of two sentences is fine when it names both subjects
+    # a merge of two sentences that names both subjects takes its names from two: not kept
     joined = "Selma Lagerlöf was a Swedish writer, and Pierre Curie was a pioneer in crystallography."
-    assert [c.reason for c in ground(joined, sources).checks] == [""]
+    assert [c.reason for c in ground(joined, sources).checks] == ["mixed_sources"]
+
+
+def test_names_and_numbers_come_from_one_source_sentence() -> None:
+    sources = Sources.of(
+        [
+            "Dartmouth College announced on Tuesday it was eliminating student loans for undergraduates.",
+            "Harvard University is a private research university in Cambridge, Massachusetts. "
+            "It was founded in 1636 and is the oldest university in the United States.",
+        ]
+    )
+    # Harvard's city given to Dartmouth: every word is in a source, the names are from two
+    stitched = "Dartmouth College, a private research university in Cambridge, Massachusetts, announced it."
+    assert reasons(stitched, sources) == ["mixed_sources"]
+    # a name of one sentence and a year of another
+    moved = "Dartmouth College announced in 1636 it was eliminating student loans for undergraduates."
+    assert reasons(moved, sources) == ["unsupported_number"]
+    # all names from one sentence, other words from another: kept
+    assert reasons("Harvard University in Cambridge, Massachusetts, is a private university.", sources) == [
+        ""
+    ]
+    # a sentence that points back brings its predecessor's names ("It" is Harvard University)
+    assert reasons("Harvard University was founded in 1636 in the United States.", sources) == [""]
+    # one name alone is never stitched
+    assert reasons("Dartmouth College is eliminating student loans for undergraduates.", sources) == [""]
+
+
+def test_the_prompts_passage_listing_copied_in_is_dropped() -> None:
+    sources = Sources.of(
+        ["Yuzuru Hanyu is a Japanese figure skater.", "Joey Chestnut ate 63 hot dogs in 10 minutes."],
+        titles=["Yuzuru Hanyu", "Joey Chestnut"],
+    )
+    assert reasons("Yuzuru Hanyu: Yuzuru Hanyu is a Japanese figure skater.", sources) == ["listing_echo"]
+    assert reasons("Joey Chestnut: Chestnut ate 63 hot dogs in 10 minutes.", sources) == ["listing_echo"]
+    # without titles, a label said again after its colon is still the listing
+    untitled = Sources.of(["Yuzuru Hanyu is a Japanese figure skater."])
+    assert reasons("Yuzuru Hanyu: Yuzuru Hanyu is a Japanese figure skater.", untitled) == ["listing_echo"]
+    # a colon inside prose is not a listing
+    assert reasons("Joey Chestnut ate 63 hot dogs in 10 minutes: a record.", sources) == [""]
+    assert reasons("Yuzuru Hanyu is a Japanese figure skater.", sources) == [""]
 
 
 def test_low_overlap_is_dropped(sources: Sources) -> None:
@@ -194,16 +234,16 @@ def test_entailment_judge_drops_what_no_premise_entails(sources: Sources) -> Non
 
     def judge(pairs: Sequence[tuple[str, str]]) -> list[bool]:
         seen.extend(pairs)
-        return ["Moon" not in hypothesis for _, hypothesis in pairs]
+        return ["moon" not in hypothesis for _, hypothesis in pairs]
 
     # lexically supported (every word is in the sources), but a false claim
     text = (
         "Yuri Gagarin was a Soviet pilot and cosmonaut who became the first human to journey into "
-        "outer space. Yuri Gagarin was the first human Soviet cosmonaut to journey to the Moon."
+        "outer space. Yuri Gagarin was the first human Soviet cosmonaut to journey to the moon."
     )
-    no_nli = ground(text, Sources.of([*SOURCES, "The Moon is far."]))
+    no_nli = ground(text, Sources.of([*SOURCES, "The moon is far."]))
     assert [c.reason for c in no_nli.checks] == ["", ""]
-    verdict = ground(text, Sources.of([*SOURCES, "The Moon is far."]), entails=judge)
+    verdict = ground(text, Sources.of([*SOURCES, "The moon is far."]), entails=judge)
     assert [c.reason for c in verdict.checks] == ["", "not_entailed"]
     # premises: the three best source sentences one by one, then joined
     assert len(seen) == 2 * 4
