@@ -11,6 +11,7 @@ HTML and spacing never decide a match.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Sequence
 
@@ -181,6 +182,14 @@ PERSONAL_PRONOUNS = frozenset(
 )
 #: sentences of its passage that a back-pointing sentence may bring along as its antecedent
 MAX_ANTECEDENT = 2
+#: nouns that, after "the", stand for a thing the passage named before ("the band", "the river"),
+#: beside the kind and role words of the swap lexicon (:func:`halluforge.forge.kinds.kind_words`)
+REFERRING_NOUNS = frozenset(
+    {"band", "group", "film", "movie", "album", "song", "series", "show", "team", "club", "party"}
+    | {"firm", "town", "village", "province", "state", "building", "church", "temple", "game"}
+    | {"novel", "species", "disease", "university", "school", "station", "airport", "festival"}
+    | {"war", "battle", "treaty", "law", "bill", "court", "agency", "network", "brand", "vehicle"}
+)
 
 _CLOSED = re.compile(r"[.!?][\"'”’)\]]*$")
 _NAME = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
@@ -204,24 +213,51 @@ def join_sentences(sentences: Sequence[str]) -> str:
 def points_back(sentence: str) -> bool:
     """Whether ``sentence`` refers to something said before it, so it cannot stand alone.
 
-    It does when it opens with a back-pointing word ("He", "This", "Such") or has a
-    third-person pronoun anywhere (subject, object or possessive: "As a socialist committed to
-    democracy, he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted").
-    A pronoun that refers inside the sentence ("The club moved its ground") is read as pointing
-    back too: keeping the sentence before it costs a sentence, not a false statement.
+    It does when it opens with a back-pointing word ("He", "This", "Such"), has a third-person
+    pronoun anywhere (subject, object or possessive: "As a socialist committed to democracy,
+    he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted") or a definite
+    kind noun that stands for the passage's subject ("Founded by Kurt Cobain ..., the band went
+    through ...", "In Mexico the river is called ..."; see :func:`_definite_reference`). A
+    reference that resolves inside the sentence ("The club moved its ground") is read as
+    pointing back too: keeping the sentence before it costs a sentence, not a false statement.
     """
     tokens = words(sentence)
-    return bool(tokens and (tokens[0] in BACK_POINTING or not PERSONAL_PRONOUNS.isdisjoint(tokens)))
+    if not tokens:
+        return False
+    return tokens[0] in BACK_POINTING or not PERSONAL_PRONOUNS.isdisjoint(tokens) or _definite_reference(sentence)
+
+
+@functools.lru_cache(maxsize=1)
+def _definite_pattern() -> re.Pattern[str]:
+    """ "the" and a referring noun, not introducing a name ("the river Thames", "the city of Lyon")."""
+    from halluforge.forge.kinds import kind_words
+
+    nouns = sorted(REFERRING_NOUNS | {w for w in kind_words() if not w.endswith("s")}, key=len, reverse=True)
+    return re.compile(
+        rf"\b[Tt]he\s+({'|'.join(nouns)})\b(?!\s+(?:of|in|at|on|called|named|known|[A-Z]))"
+    )
+
+
+def _definite_reference(sentence: str) -> bool:
+    """Whether ``sentence`` names its subject only by a kind ("the band", "the river", "the company").
+
+    In a passage such a phrase stands for the thing the passage is about; moved next to another
+    passage's sentence it reads as that one ("The Beach Boys are a rock band ... Founded by Kurt
+    Cobain, the band ..."). A phrase that introduces a name ("the river Thames", "the city of
+    Lyon") refers to nothing before it.
+    """
+    return _definite_pattern().search(sentence) is not None
 
 
 def _names_its_subject(sentence: str) -> bool:
     """Whether a passage's opening sentence names someone before any pronoun ("Eleanor ... her husband").
 
     A passage opens by naming its subject, so a pronoun after such a name refers to it; a
-    pronoun before any name ("He was born ...") refers to the passage's title, which the new
-    text does not carry.
+    pronoun or a definite kind noun before any name ("He was born ...", "The lake drains into
+    the Saint Lawrence") refers to the passage's title, which the new text does not carry.
     """
-    tokens = _NAME.findall(sentence)
+    definite = _definite_pattern().search(sentence)
+    tokens = _NAME.findall(sentence[: definite.start()] if definite else sentence)
     if not tokens or norm(tokens[0]) in BACK_POINTING | PERSONAL_PRONOUNS:
         return False
     for token in tokens:

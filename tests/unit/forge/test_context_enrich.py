@@ -225,6 +225,32 @@ def test_relevant_sentences_keep_a_back_pointing_sentence_with_its_antecedent() 
     assert len(relevant_sentences("the largest animal", [whale], n=2)) == 2
 
 
+def test_relevant_sentences_read_a_definite_kind_noun_as_pointing_back() -> None:
+    """ "the group" and "the lake" stand for their passage's subject, so they bring its sentence along."""
+    abba = Passage(
+        "ab",
+        "ABBA",
+        "ABBA is a Swedish pop group formed in Stockholm in 1972. "
+        "After winning a song contest in Brighton, the group sold records around the world.",
+    )
+    ontario = Passage("on", "Lake Ontario", "The lake drains into the Saint Lawrence River near Kingston.")
+    question = "Which group sold records around the world after a song contest?"
+    # one sentence of room: the group sentence cannot have its antecedent and is left out
+    assert relevant_sentences(question, [abba], n=1) == ["ABBA is a Swedish pop group formed in Stockholm in 1972."]
+    assert relevant_sentences(question, [abba], n=2) == split_sentences(abba.text)
+    # a passage that opens on "The lake" without a name cannot stand next to another passage
+    assert relevant_sentences("Where does the lake drain?", [ontario], n=1) == []
+    # a kind noun that introduces a name ("the river Thames", "the city of Lyon") points nowhere
+    thames = Passage(
+        "th",
+        "London",
+        "London is a large city. The river Thames flows through London. The city of Lyon is in France.",
+    )
+    assert relevant_sentences("Which river flows through London?", [thames], n=1) == [
+        "The river Thames flows through London."
+    ]
+
+
 def test_relevant_sentences_keep_self_contained_sentences_alone() -> None:
     passage = Passage(
         "mc",
