@@ -180,6 +180,15 @@ PERSONAL_PRONOUNS = frozenset(
     {"he", "she", "it", "they", "him", "her", "them", "his", "hers", "its", "their", "theirs"}
     | {"himself", "herself", "itself", "themselves"}
 )
+#: openers that link a sentence to the one before it ("However, ...", "For instance, ...")
+_CONNECTIVE = re.compile(
+    r"^\W*(?:however|also|moreover|furthermore|therefore|thus|hence|instead|meanwhile|similarly|"
+    r"additionally|nevertheless|consequently|otherwise|besides|for (?:instance|example)|"
+    r"in (?:addition|contrast|turn|particular)|as a result|by contrast|on the other hand)\b",
+    re.I,
+)
+#: a list flattened into a sentence ("Common features include:Online platforms ...") or cut at its colon
+_FLATTENED_LIST = re.compile(r":(?=[^\s\d/])|:\s*$")
 #: sentences of its passage that a back-pointing sentence may bring along as its antecedent
 MAX_ANTECEDENT = 2
 #: nouns that, after "the", stand for a thing the passage named before ("the band", "the river"),
@@ -213,7 +222,8 @@ def join_sentences(sentences: Sequence[str]) -> str:
 def points_back(sentence: str) -> bool:
     """Whether ``sentence`` refers to something said before it, so it cannot stand alone.
 
-    It does when it opens with a back-pointing word ("He", "This", "Such"), has a third-person
+    It does when it opens with a back-pointing word or a connective ("He", "This", "Such",
+    "However", "For instance"), has a third-person
     pronoun anywhere (subject, object or possessive: "As a socialist committed to democracy,
     he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted") or a definite
     kind noun that stands for the passage's subject ("Founded by Kurt Cobain ..., the band went
@@ -224,18 +234,21 @@ def points_back(sentence: str) -> bool:
     tokens = words(sentence)
     if not tokens:
         return False
-    return tokens[0] in BACK_POINTING or not PERSONAL_PRONOUNS.isdisjoint(tokens) or _definite_reference(sentence)
+    return (
+        tokens[0] in BACK_POINTING
+        or not PERSONAL_PRONOUNS.isdisjoint(tokens)
+        or _CONNECTIVE.match(sentence) is not None
+        or _definite_reference(sentence)
+    )
 
 
 @functools.lru_cache(maxsize=1)
 def _definite_pattern() -> re.Pattern[str]:
-    """ "the" and a referring noun, not introducing a name ("the river Thames", "the city of Lyon")."""
+    """The pattern of "the" and a referring noun that introduces no name (not "the river Thames")."""
     from halluforge.forge.kinds import kind_words
 
     nouns = sorted(REFERRING_NOUNS | {w for w in kind_words() if not w.endswith("s")}, key=len, reverse=True)
-    return re.compile(
-        rf"\b[Tt]he\s+({'|'.join(nouns)})\b(?!\s+(?:of|in|at|on|called|named|known|[A-Z]))"
-    )
+    return re.compile(rf"\b[Tt]he\s+({'|'.join(nouns)})\b(?!\s+(?:of|in|at|on|called|named|known|[A-Z]))")
 
 
 def _definite_reference(sentence: str) -> bool:
@@ -294,7 +307,8 @@ def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTR
     such sentence (it opens the passage, or more than :data:`MAX_ANTECEDENT` sentences before it
     point back too), it is left out: out of its passage, "He" would read as whoever came before
     it in the new text. Keeping the antecedent rather than dropping the sentence keeps the
-    question-relevant fact and reads as the passage did.
+    question-relevant fact and reads as the passage did. A list the corpus flattened into a
+    sentence ("Common features include:Online platforms ...") is no prose and is never taken.
     """
     wanted = content_words(question)
     units: list[tuple[int, int, list[int]]] = []
@@ -303,7 +317,7 @@ def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTR
         sentences = split_sentences(passage.text)
         for index, sentence in enumerate(sentences):
             unit = _with_antecedent(sentences, index)
-            if unit is not None:
+            if unit is not None and not any(_FLATTENED_LIST.search(sentences[i]) for i in unit):
                 offset, score = len(texts) - index, len(wanted & content_words(sentence))
                 units.append((score, -len(texts), [offset + i for i in unit]))
             texts.append(sentence)

@@ -236,7 +236,9 @@ def test_relevant_sentences_read_a_definite_kind_noun_as_pointing_back() -> None
     ontario = Passage("on", "Lake Ontario", "The lake drains into the Saint Lawrence River near Kingston.")
     question = "Which group sold records around the world after a song contest?"
     # one sentence of room: the group sentence cannot have its antecedent and is left out
-    assert relevant_sentences(question, [abba], n=1) == ["ABBA is a Swedish pop group formed in Stockholm in 1972."]
+    assert relevant_sentences(question, [abba], n=1) == [
+        "ABBA is a Swedish pop group formed in Stockholm in 1972."
+    ]
     assert relevant_sentences(question, [abba], n=2) == split_sentences(abba.text)
     # a passage that opens on "The lake" without a name cannot stand next to another passage
     assert relevant_sentences("Where does the lake drain?", [ontario], n=1) == []
@@ -248,6 +250,37 @@ def test_relevant_sentences_read_a_definite_kind_noun_as_pointing_back() -> None
     )
     assert relevant_sentences("Which river flows through London?", [thames], n=1) == [
         "The river Thames flows through London."
+    ]
+
+
+def test_relevant_sentences_skip_flattened_lists_and_link_connectives_to_their_antecedent() -> None:
+    """A flattened list ("include:Online ...") is no prose; "For example," needs what it follows."""
+    media = Passage(
+        "sm",
+        "Social media",
+        "Social media are online platforms for sharing content. "
+        "Common features include:Online platforms let users share content with one another. "
+        "For example, users post photos and share content with friends.",
+    )
+    chosen = relevant_sentences("Which platforms let users share content?", [media], n=3)
+    assert "Common features include:Online platforms let users share content with one another." not in chosen
+    # the connective sentence comes with the sentence before it (the list one is not taken)
+    assert chosen == ["Social media are online platforms for sharing content."]
+    plain = Passage(
+        "pm", "Photo sharing", "Users share photos online. For example, users post photos with friends."
+    )
+    assert relevant_sentences("Where do users post photos with friends?", [plain], n=2) == split_sentences(
+        plain.text
+    )
+    assert relevant_sentences("Where do users post photos with friends?", [plain], n=1) == [
+        "Users share photos online."
+    ]
+    # a time or an address is no flattened list
+    clock = Passage(
+        "ck", "Clock", "The market opens at 10:30 every day. Its site is https://example.org today."
+    )
+    assert relevant_sentences("When does the market open?", [clock], n=1) == [
+        "The market opens at 10:30 every day."
     ]
 
 
