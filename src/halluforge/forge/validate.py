@@ -140,10 +140,15 @@ def _mask(text: str, answers: Iterable[str]) -> list[str]:
     return "".join(pieces).split()
 
 
+def _new_forms(gold: Sequence[str], new: str) -> list[str]:
+    """The new answer and the short forms span replacement gives it ("Kepler" of "Johannes Kepler")."""
+    return [new, *{f for alias in gold if (f := short_form(alias, gold, new)) is not None}]
+
+
 def similarity(original: str, rewritten: str, gold: Sequence[str], new: str) -> float:
     """Word-level difflib ratio of the two passages with the answer spans masked."""
     before = _mask(original, gold)
-    after = _mask(rewritten, [new])
+    after = _mask(rewritten, _new_forms(gold, new))
     return difflib.SequenceMatcher(None, before, after, autojunk=False).ratio()
 
 
@@ -167,7 +172,7 @@ def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> 
         masked = " ".join(_mask(text, answers))
         return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
 
-    rest = iter(words(rewritten, [new]))
+    rest = iter(words(rewritten, _new_forms(gold, new)))
     for word in words(original, gold):
         if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
             return False, f"the rewrite dropped or changed the evidence's word {word!r}"
@@ -440,6 +445,34 @@ def _alias_tail(occurrence: str, primary: str, new: str) -> str:
     return "" if normalize_answer(new).endswith(normalize_answer(tail)) else " " + tail
 
 
+#: name endings that are no surname ("Martin Luther King Jr.")
+_SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv"))
+#: a capitalised word just before a span, not opening a sentence: a given name or a title ("Caroline ", "Dr ")
+_NAME_BEFORE = re.compile(r"(?<=[\w,'’)]\s)[A-Z][\w'’.-]*\s+$")
+
+
+def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
+    """The new answer's last words for an occurrence that is a longer alias's last words, or None.
+
+    A passage names a person in full once and then by surname ("William Herschel ... Herschel
+    wanted"), a mountain by its name without "Mount": the short occurrence takes as many of
+    the new answer's last words ("Johannes Kepler" -> "Kepler wanted", "Mount Etna" -> "Etna"),
+    with a lower-case particle before them ("da Vinci"). None when no longer alias ends with
+    the occurrence, when the new answer is not longer, or when it ends in "Jr." and the like.
+    """
+    words = normalize_answer(occurrence).split()
+    new_words = new.split()
+    if not words or len(new_words) <= len(words) or new_words[-1].lower() in _SUFFIXES:
+        return None
+    longer = (normalize_answer(a).split() for a in aliases)
+    if not any(len(a) > len(words) and a[-len(words) :] == words for a in longer):
+        return None
+    first = len(new_words) - len(words)
+    while first > 1 and new_words[first - 1][:1].islower():  # "Leonardo da Vinci" -> "da Vinci"
+        first -= 1
+    return " ".join(new_words[first:])
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
@@ -449,13 +482,26 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     :func:`_alias_tail`); an "a"/"an" before it is re-chosen for the new word; a "the"
     before it is not doubled when the new answer brings its own; a possessive 's after it
     stays, since spans never include it.
+
+    A short form of the answer (a surname, :func:`short_form`) takes the new answer's short
+    form once the full new answer has been written, or when a given name or title stands
+    just before it. "His sister Caroline Herschel" so becomes "His sister Caroline Kepler":
+    the relative keeps sharing the family name, which reads as the passage meant, where the
+    full name would give "Caroline Johannes Kepler" and skipping the seed case would lose a
+    passage that reads well.
     """
     spans = answer_spans(evidence, old_aliases)
     pieces: list[str] = []
     last = 0
+    full_written = False
     for start, end in spans:
         occurrence = evidence[start:end]
-        replacement = match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+        short = short_form(occurrence, old_aliases, new)
+        if short is not None and (full_written or _NAME_BEFORE.search(evidence[:start])):
+            replacement = match_casing(short, occurrence)
+        else:
+            replacement = match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+            full_written = True
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"
         before, replacement = _fit_article(evidence[last:start], replacement)
@@ -491,6 +537,7 @@ __all__ = [
     "parse_passage",
     "perturb_answer",
     "shift_year",
+    "short_form",
     "similarity",
     "span_replace",
     "starts_with_vowel_sound",
