@@ -82,6 +82,7 @@ from halluforge.forge.kinds import (
     has_members,
     is_member,
     numbers_close,
+    title_only,
     wants_female,
     years_close,
 )
@@ -302,6 +303,8 @@ class AnswerSwap(Generator):
         ok, reason = check_differs(candidate, gold)
         if not ok:
             return reason
+        if title_only(candidate, person=kind.startswith("person")):
+            return f"{candidate!r} is only a title or kind word, not an answer"
         if len(candidate.split()) > self.opts.max_answer_words:
             return f"{candidate!r} is too long"
         if contains_answer(evidence, candidate):

@@ -170,6 +170,27 @@ def kind_words() -> frozenset[str]:
     return frozenset(found | plurals)
 
 
+#: titles and forms of address: "Dr", "Sir", "King" name no one on their own
+TITLE_WORDS = frozenset(
+    (
+        *("sir", "dame", "dr", "doctor", "mr", "mrs", "ms", "miss", "lord", "lady", "prince", "princess"),
+        *("duke", "duchess", "king", "queen", "emperor", "saint", "st", "pope", "general", "captain"),
+        *("professor", "prof", "president", "the", "a", "an"),
+    )
+)
+
+
+def title_only(answer: str, *, person: bool = False) -> bool:
+    """Whether ``answer`` is only titles ("Dr", "Sir", "the President"), no name.
+
+    With ``person``, kind and role words count too ("the astronomer", "Writer"): for a person
+    they say what someone is, never who.
+    """
+    words = [w.strip(".,'’").lower() for w in answer.split()]
+    allowed = TITLE_WORDS | kind_words() if person else TITLE_WORDS
+    return bool(words) and all(w in allowed for w in words)
+
+
 def _last_sentence(question: str) -> str:
     """News questions put context first; the asking sentence is the last one."""
     sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", question.strip())
@@ -334,6 +355,7 @@ def years_close(old: str, new: str, *, window: int = 30) -> bool:
 
 __all__ = [
     "FEMALE",
+    "TITLE_WORDS",
     "Kind",
     "classify_kind",
     "has_members",
@@ -346,6 +368,7 @@ __all__ = [
     "numbers_close",
     "question_noun_kind",
     "question_role",
+    "title_only",
     "wants_female",
     "years_close",
 ]

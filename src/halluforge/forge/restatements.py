@@ -29,7 +29,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
-from halluforge.forge.kinds import kind_words
+from halluforge.forge.kinds import TITLE_WORDS, kind_words
 from halluforge.forge.validate import answer_spans
 from halluforge.text import MONTH_NAMES, normalize_answer
 
@@ -132,8 +132,8 @@ _GENERIC = frozenset(
         *("bridge", "tower", "house", "church", "empire", "society", "association", "union", "party"),
         "council",
         # titles and words of a kind of name ("Frontier Airlines", "Former Vice President")
-        *("sir", "dame", "dr", "mr", "mrs", "ms", "lord", "lady", "prince", "princess", "duke", "duchess"),
-        *("pope", "general", "captain", "former", "vice", "airline", "airlines", "airways", "station"),
+        *TITLE_WORDS,
+        *("former", "vice", "airline", "airlines", "airways", "station"),
         *("games", "cup", "championship", "league", "club", "team", "award", "prize", "space", "town"),
         *("province", "county", "peak", "volcano", "channel", "brand", "firm", "agency"),
     )

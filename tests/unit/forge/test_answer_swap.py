@@ -397,3 +397,16 @@ def test_a_wrong_date_is_written_as_the_passage_writes_the_gold_one() -> None:
     # where the passage writes the date as the gold answer does, the gold answer's form is the one
     plain = "The bridge opened in March 1890 after seven years of work."
     assert swap.implausible("March 1893", gold, "date", plain) is None
+
+
+@pytest.mark.parametrize("candidate", ["Dr", "Sir", "the President", "Prof.", "The Writer"])
+def test_a_title_or_kind_word_alone_is_no_person(candidate: str) -> None:
+    found = AnswerSwap().implausible(candidate, ["Ada Brook"], "person", "Ada Brook found the comet.")
+    assert found is not None and "only a title or kind word" in found
+
+
+def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
+    swap = AnswerSwap()
+    assert swap.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
+    # a kind word is a fine answer when the answer is not a person ("gas" for a state of matter)
+    assert swap.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
