@@ -3,12 +3,13 @@
 Span replacement (:func:`halluforge.forge.validate.span_replace`) swaps every occurrence of the
 gold answer's aliases and nothing else. A passage often says the answer a second time in
 another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
-a product ("eight rows and eight columns, which gives 64 squares"), a list ("6 strings, tuned
-to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100 degrees
-Celsius, which is equal to 212 degrees Fahrenheit"), a change ("the number fell from 28"), a
-name that states it ("a hexagon"), another name ("born Eric Arthur Blair, wrote under the pen
-name George Orwell"), a longer name it heads ("the Berlin Wall"), or the answer's own etymology
-("Au comes from aurum", "spilled milk, and so it is called the Milky Way"). After the swap
+a product ("eight rows and eight columns, which gives 64 squares"), a difference ("lasted 40
+years, from 1600 to 1640"), a list ("6 strings, tuned to E, A, D, G, B and E"), an ordinal
+("3 hearts ... and the third"), another unit ("100 degrees Celsius, which is equal to 212
+degrees Fahrenheit"), a change ("the number fell from 28"), a name that states it ("a
+hexagon"), another name ("born Eric Arthur Blair, wrote under the pen name George Orwell"), a
+longer name it heads ("the Berlin Wall"), or the answer's own etymology ("Au comes from
+aurum", "spilled milk, and so it is called the Milky Way"). After the swap
 such a passage contradicts itself, which no reader would accept as real evidence; no other
 wrong answer would fix it either. :func:`restatement` names the form, so the seed case is
 skipped with that reason instead of kept as a valid test case.
@@ -63,7 +64,7 @@ _ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 1
 _WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "dozen"])
 #: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
 _NUMBER = re.compile(
-    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w,])|(?<![\w.,])\d+(?:\.\d+)?(?![\w,])"
+    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\w|,\d)|(?<![\w.,])\d+(?:\.\d+)?(?!\w|,\d)"
     rf"|\b(?:{_WORD})(?:[\s-]+(?:and\s+)?(?:{_WORD}))*\b",
     re.I,
 )
@@ -198,12 +199,22 @@ def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= s or start >= e for s, e in spans)
 
 
-def _numbers(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[tuple[float, re.Match[str]]]:
-    """Numbers of ``text`` outside the answer spans, with their values (years left out)."""
+def _is_year(match: re.Match[str]) -> bool:
+    text = match.group()
+    return text.isdigit() and len(text) == 4 and 1000 <= int(text) <= 2100
+
+
+def _numbers(
+    text: str, spans: Sequence[tuple[int, int]], *, years: bool = False
+) -> Iterator[tuple[float, re.Match[str]]]:
+    """Numbers of ``text`` outside the answer spans, with their values (years left out unless ``years``)."""
     for match in _NUMBER.finditer(text):
         value = number_value(match.group())
-        is_year = match.group().isdigit() and len(match.group()) == 4 and 1000 <= (value or 0) <= 2100
-        if value is not None and not is_year and _outside(spans, match.start(), match.end()):
+        if (
+            value is not None
+            and (years or not _is_year(match))
+            and _outside(spans, match.start(), match.end())
+        ):
             yield value, match
 
 
@@ -227,14 +238,9 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
         for value, number in numbers:
             if value == gold * share:
                 return f"the passage derives the answer as {match.group()!r} of {number.group()!r}"
-    small = [(v, m) for v, m in numbers if 1 < v < gold]
-    for i, (a, ma) in enumerate(small):
-        for b, mb in small[i:]:
-            if ma is mb and evidence.count(ma.group()) < 2:
-                continue
-            if a + b == gold or a * b == gold:
-                sign = "+" if a + b == gold else "x"
-                return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
+    derived = _derived(evidence, gold, numbers, spans)
+    if derived is not None:
+        return derived
     for start, end in spans:
         sentence_start, sentence_end = _sentence_of(evidence, start)
         around = [
@@ -250,6 +256,53 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
         if listed:
             return f"the passage lists the {int(gold)} items after the answer ({', '.join(listed)})"
     return _change(evidence, gold, spans)
+
+
+#: a count of years: "lasted 116 years", "at the age of 76", "aged 76"
+_YEARS_AFTER = re.compile(r"^\s+years?\b", re.I)
+_AGE_BEFORE = re.compile(r"\b(?:age\s+of|aged)\s+$", re.I)
+_YEARS_END = re.compile(r"\byears?$", re.I)
+
+
+def _derived(
+    evidence: str,
+    gold: float,
+    numbers: Sequence[tuple[float, re.Match[str]]],
+    spans: Sequence[tuple[int, int]],
+) -> str | None:
+    """A count the passage's other numbers add or multiply up to, or that two of them are apart.
+
+    Sum and product: two smaller numbers anywhere ("fifty-two white and thirty-six black").
+    Difference: two numbers of the answer's own sentence ("varies from 9 to 21, a range of
+    12"), or, for a count of years ("lasted 116 years", "at the age of 76"), two years
+    anywhere in the passage ("from 1337 to 1453"; born in 1879, died in 1955).
+    """
+    small = [(v, m) for v, m in numbers if 1 < v < gold]
+    for i, (a, ma) in enumerate(small):
+        for b, mb in small[i:]:
+            if ma is mb and evidence.count(ma.group()) < 2:
+                continue
+            if a + b == gold or a * b == gold:
+                sign = "+" if a + b == gold else "x"
+                return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
+    in_sentence = {_sentence_of(evidence, start) for start, _ in spans}
+    of_years = any(
+        _YEARS_AFTER.match(evidence[end:])
+        or _AGE_BEFORE.search(evidence[:start])
+        or _YEARS_END.search(evidence[start:end])
+        for start, end in spans
+    )
+    others = [
+        (v, m)
+        for v, m in _numbers(evidence, spans, years=of_years)
+        if v > 0 and ((of_years and _is_year(m)) or _sentence_of(evidence, m.start()) in in_sentence)
+    ]
+    for i, (a, ma) in enumerate(others):
+        for b, mb in others[i + 1 :]:
+            if abs(a - b) == gold:
+                high, low = (ma, mb) if a > b else (mb, ma)
+                return f"the passage derives the answer from {high.group()!r} - {low.group()!r}"
+    return None
 
 
 def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
