@@ -17,7 +17,8 @@ skipped with that reason instead of kept as a valid test case.
 Some contradictions depend on the wrong answer, not on the passage alone; the next donor may
 fit where this one does not (:func:`conflict`): a date that crosses another date of the
 passage ("began in 1941 and lasted until November 1918"), a number or a person's name the
-passage already gives for something else, or a singular noun put before the plural verb the
+passage already gives for something else, a number outside a range the passage gives around
+the gold one ("from 9 km to 30 km"), or a singular noun put before the plural verb the
 gold answer had ("the cell membrane are").
 
 The rules read the passage's own words only (no world knowledge): a fact that the swap makes
@@ -368,6 +369,59 @@ def _other_numbers(evidence: str, spans: tuple[tuple[int, int], ...]) -> dict[fl
     return found
 
 
+_APPROX = r"(?:about|around|roughly|some|nearly|almost|approximately|just\s+under|just\s+over)\s+"
+_RANGE_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+#: a range the passage gives: "from about 9 km ... to 21 km", "between 9 and 21 km"
+_RANGE = re.compile(
+    rf"\b(?:from\s+(?:{_APPROX})?(?P<a>{_RANGE_NUMBER})(?P<ua>\s+[a-z]+)?[^.;]{{0,80}}?\bto"
+    rf"|between\s+(?:{_APPROX})?(?P<c>{_RANGE_NUMBER})(?P<uc>\s+[a-z]+)?\s+and)"
+    rf"\s+(?:{_APPROX})?(?P<b>{_RANGE_NUMBER})(?P<ub>\s+[a-z]+)?",
+    re.I,
+)
+_UNIT_AFTER = re.compile(r"^\s+([a-z]+)", re.I)
+
+
+def _unit(word: str | None) -> str:
+    """A unit word without its plural ("kilometres" and "kilometre" are one unit); "" for none."""
+    word = (word or "").strip().lower()
+    return word[:-1] if word.endswith("s") else word
+
+
+@functools.lru_cache(maxsize=1024)
+def _ranges(evidence: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[float, float, str, str], ...]:
+    """The number ranges the passage gives outside the answer (low, high, unit), once per passage."""
+    found = []
+    for match in _RANGE.finditer(evidence):
+        if not _outside(spans, *match.span()):
+            continue
+        first, last = match.group("a") or match.group("c"), match.group("b")
+        a, b = number_value(first), number_value(last)
+        unit = _unit(match.group("ub") or match.group("ua") or match.group("uc"))
+        if a is not None and b is not None and a != b:
+            found.append((min(a, b), max(a, b), unit, f"{first} to {last}"))
+    return tuple(found)
+
+
+def _outside_range(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
+    """A range of the passage ("from A to B") that holds the gold number, in its unit, and not the new one.
+
+    "An average distance of 384,400 km ... varies from 363,000 km to 405,000 km": a new
+    average outside the range would contradict the passage; the unit after the gold number
+    (inside an alias such as "384,400 km" or just after it) must be the range's unit.
+    """
+    ranges = _ranges(evidence, spans)
+    if not ranges:
+        return None
+    start, end = spans[0]
+    inside = re.sub(r"^[\d,.\s]+", " ", evidence[start:end]) if evidence[start].isdigit() else ""
+    after = _UNIT_AFTER.match(inside if inside.strip() else evidence[end:])
+    unit = _unit(after.group(1) if after else None)
+    for low, high, range_unit, written in ranges:
+        if low < gold < high and range_unit == unit and not low < new < high:
+            return f"from {written}"
+    return None
+
+
 def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
     """How the passage writes the gold answer: the text of each occurrence, in order.
 
@@ -544,8 +598,10 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
 
     A date must keep its order against every other date of the passage; a number must not be
     one the passage already gives for something else ("11 players and 3 substitutes" cannot
-    have 3 players); a person must not share a name with someone the passage already names
-    ("the laws of Kepler" after "Kepler argued"); a noun must agree with the verb that
+    have 3 players), and must stay inside a range the passage gives around the gold one in
+    the same unit ("on average 20 km deep, from 9 km to 30 km" cannot become 40 km); a person
+    must not share a name with someone the passage already names ("the laws of Kepler" after
+    "Kepler argued"); a noun must agree with the verb that
     follows the gold answer (a plural verb wants a plural noun).
     """
     spans = _spans(evidence, tuple(gold))
@@ -557,7 +613,18 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
         found = _NUMBER.search(new)
         value = number_value(found.group()) if found else None
         given = _other_numbers(evidence, spans).get(value) if value is not None else None
-        return f"{new!r} is a number the passage already gives ({given!r})" if given else None
+        if given:
+            return f"{new!r} is a number the passage already gives ({given!r})"
+        old = _NUMBER.search(gold[0])
+        old_value = number_value(old.group()) if old else None
+        if value is None or old_value is None:
+            return None
+        outside = _outside_range(evidence, old_value, value, spans)
+        return (
+            f"{new!r} lies outside the range the passage gives for the answer ({outside})"
+            if outside
+            else None
+        )
     if kind.startswith("person"):
         rest = _passage_outside(evidence, spans)
         words = new.split()

@@ -278,3 +278,24 @@ def test_a_count_that_is_a_difference_is_a_restatement(evidence: str, gold: list
 )
 def test_a_difference_by_chance_is_no_restatement(evidence: str, gold: list[str]) -> None:
     assert restatement(evidence, gold, "number") is None
+
+
+LAKE = (
+    "The lake is on average 20 km wide. Its width varies from about 9 km in the north to 30 km in the south."
+)
+
+
+@pytest.mark.parametrize("new", ["40", "5"])
+def test_a_number_outside_the_passage_range_around_the_gold_one_conflicts(new: str) -> None:
+    found = conflict(LAKE, ["20"], "number", new)
+    assert found is not None and "outside the range" in found and "9 to 30" in found
+
+
+def test_a_number_inside_the_range_or_a_range_of_another_unit_is_fine() -> None:
+    assert conflict(LAKE, ["20"], "number", "25") is None
+    # the range is in kilometres, the gold number in metres: it says nothing of it
+    other_unit = "The tower is 20 metres tall. The town lies between 9 and 30 km from the coast."
+    assert conflict(other_unit, ["20"], "number", "40") is None
+    # a range that does not hold the gold number says nothing of it either
+    apart = "The lake is 20 km wide. Its islands lie from 25 km to 60 km from the shore."
+    assert conflict(apart, ["20"], "number", "15") is None
