@@ -34,11 +34,11 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 
-from halluforge.forge.answer_types import AnswerType, classify_answer, form_type
-from halluforge.text import normalize_answer
+from halluforge.forge.answer_types import AnswerType, classify_answer, form_type, looks_like_name
+from halluforge.text import find_answer_spans, normalize_answer
 
 Kind = str
 
@@ -53,13 +53,14 @@ _ROLE_CUES: tuple[tuple[str, str], ...] = (
         "scientist",
         r"\b(?:discover(?:ed|y)?|theory|theories|theori[sz]\w*|proposed\s+that|hypothes\w*|formulat\w*|"
         r"laws? of|physicist|chemist|biologist|astronomer|scientist|nobel|periodic table|evolution|"
-        r"radioactivity)\b",
+        r"radioactivity|\w+ologists?|physicians?|mathematicians?|geneticists?|naturalists?)\b",
     ),
     ("inventor", r"\b(?:invent(?:ed|ing|or|ion)?|patent(?:ed)?)\b"),
     ("composer", r"\b(?:compos(?:ed|er)|symphon\w*|operas?|concertos?|sonatas?)\b"),
     ("painter", r"\b(?:paint(?:ed|er|ing)?)\b"),
     ("sculptor", r"\b(?:sculpt(?:ed|or|ure)?|statue)\b"),
     ("director", r"\b(?:directed|director|filmmaker)\b"),
+    ("architect", r"\b(?:architects?|architecture)\b"),
     ("thinker", r"\b(?:philosoph\w*|manifesto|economist|thinker|treatise)\b"),
     (
         "writer",
@@ -230,6 +231,46 @@ def question_role(question: str) -> str | None:
     return None
 
 
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b", re.I)
+#: endings of nouns that name a person ("architect", "painter", "scientist", "poet", "explorer")
+_PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope)$")
+
+
+def asks_person(question: str) -> bool:
+    """Whether a "which"/"what" question asks for a person by a role noun ("which architect ...").
+
+    The noun must be a role cue and name a person by its ending, so "which opera" (a
+    composer's cue, but a work) or "which novel" asks for no person.
+    """
+    match = _WHICH_NOUN.search(_last_sentence(question))
+    if match is None:
+        return False
+    noun = match.group(1).lower()
+    return bool(_PERSON_NOUN.search(noun)) and question_role(noun) is not None
+
+
+#: the noun just before a name, after an article and up to three modifiers: "the young Catalan architect "
+_APPOSITION = re.compile(r"\b(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?([a-z][a-z-]+)\s+$", re.I)
+
+
+def passage_role(evidence: str, names: Sequence[str]) -> str | None:
+    """The role the passage gives a person in apposition before the name, or None.
+
+    "the young Catalan architect Antoni Gaudí" is an architect, "the American virologist Jonas
+    Salk" a scientist, "The German-born astronomer William Herschel" a scientist: the noun
+    right before the first occurrence of any of ``names``, read with the question's role cues.
+    A reader sees that noun next to the swapped name, so the wrong answer must fit it even when
+    the question ("who developed the first polio vaccine") gives no role.
+    """
+    first = min((s for name in names for s, _ in find_answer_spans(evidence, name)), default=None)
+    if first is None:
+        return None
+    match = _APPOSITION.search(evidence[max(0, first - 80) : first])
+    if match is None or not match.group(1).islower():
+        return None
+    return question_role(match.group(1))
+
+
 _WH = re.compile(r"\b(?:which|what|where|who|whose|whom)\b", re.I)
 _NAME_OF = re.compile(r"\b(?:the\s+)?(?:name|kind|type|sort)\s+of\s+(?:the\s+)?", re.I)
 #: how many words after the wh-word the noun asked about may come ("what is the largest hot desert")
@@ -259,8 +300,19 @@ def question_noun_kind(question: str) -> Kind | None:
     return _NOUN_CUES[int(match.lastgroup[1:])][0]
 
 
-def classify_kind(answer: str, question: str | None = None, *, answer_type: AnswerType | None = None) -> Kind:
-    """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown."""
+def classify_kind(
+    answer: str,
+    question: str | None = None,
+    *,
+    answer_type: AnswerType | None = None,
+    evidence: str | None = None,
+    aliases: Sequence[str] = (),
+) -> Kind:
+    """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown.
+
+    With ``evidence``, a person the question gives no role takes the role the passage gives
+    in apposition before the name or one of its ``aliases`` (:func:`passage_role`).
+    """
     coarse = answer_type or classify_answer(answer, question)
     if coarse in ("date", "number"):
         if form_type(answer) is not None or any(ch.isdigit() for ch in answer):
@@ -268,8 +320,12 @@ def classify_kind(answer: str, question: str | None = None, *, answer_type: Answ
         # "who was on the throne when the colonies declared independence?" -> "King George III"
         coarse = "person" if re.search(r"\bwho\b", question or "", re.I) else "other"
     members = tuple(k for k in lexicon_kinds(answer) if not k.startswith("trait:"))
+    if coarse == "other" and asks_person(question or "") and looks_like_name(answer, single=True):
+        coarse = "person"  # "which architect designed ...": a person, though not asked with "who"
     if coarse == "person":
         role = question_role(question or "")
+        if role is None and evidence:
+            role = passage_role(evidence, [answer, *aliases])
         people = [k for k in members if k.startswith("person:")]
         if role is not None and (not people or f"person:{role}" in people):
             return f"person:{role}"
@@ -357,6 +413,7 @@ __all__ = [
     "FEMALE",
     "TITLE_WORDS",
     "Kind",
+    "asks_person",
     "classify_kind",
     "has_members",
     "is_member",
@@ -366,6 +423,7 @@ __all__ = [
     "lexicon",
     "lexicon_kinds",
     "numbers_close",
+    "passage_role",
     "question_noun_kind",
     "question_role",
     "title_only",

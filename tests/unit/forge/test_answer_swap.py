@@ -19,8 +19,8 @@ from halluforge.data.qa import load_reeval
 from halluforge.families import FAMILIES
 from halluforge.forge.answer_swap import NO_PLAUSIBLE, RESTATED, AnswerSwap, answer_position
 from halluforge.forge.base import ForgeContext
-from halluforge.forge.donors import build_kind_pool
-from halluforge.forge.kinds import is_member, numbers_close, years_close
+from halluforge.forge.donors import build_kind_pool, example_kind
+from halluforge.forge.kinds import is_member, lexicon, numbers_close, years_close
 from halluforge.forge.validate import answer_shape, span_replace
 from halluforge.records import Example, SeedCase, Skip, TestCase
 from halluforge.text import contains_answer
@@ -410,3 +410,21 @@ def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
     assert swap.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
     # a kind word is a fine answer when the answer is not a person ("gas" for a state of matter)
     assert swap.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
+
+
+async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
+    """No role in the question; the passage calls the answer an architect: a scientist is refused."""
+    builder = Example.build(
+        "who drew the plans of the town hall",
+        ["Ada Brook", "Brook"],
+        "The town hall was planned by the young Danish architect Ada Brook in 1901.",
+        id="ex-architect",
+    )
+    swap = AnswerSwap()
+    kind = example_kind(builder)
+    assert kind == "person:architect"
+    found = swap.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
+    assert found is not None and "not a known architect" in found
+    assert swap.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "") is None
+    case = await forge(builder, context(None))
+    assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
