@@ -473,6 +473,39 @@ def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
     return " ".join(new_words[first:])
 
 
+def _plural(noun: str) -> str:
+    """An English plural by spelling alone ("giraffe" -> "giraffes", "fox" -> "foxes", "ruby" -> "rubies")."""
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def _common_noun(occurrence: str, primary: str, new: str) -> str | None:
+    """A common noun put in place of the answer written as a common noun, with its article and number.
+
+    "The tiger is the largest cat" -> "The jaguar is ...", not "Jaguar is ..." (the article of
+    the alias "the tiger" is kept, as is its capital); "Tigers once ranged" -> "Jaguars once
+    ranged" (a plural alias of the main answer takes the plural). None when ``new`` is a
+    proper name or brings its own article, or the occurrence is another name ("Panthera tigris").
+    """
+    if not new[:1].islower() or _LEADING_ARTICLE.match(new):
+        return None
+    article = _LEADING_ARTICLE.match(occurrence)
+    bare = occurrence[article.end() :] if article else occurrence
+    key, main = normalize_answer(bare), normalize_answer(primary)
+    # a plural alias of the main answer: "tigers", "wolves" (same stem, an "s" the main lacks)
+    plural = key != main and key.endswith("s") and not main.endswith("s") and key[:3] == main[:3]
+    if key != main and not plural:
+        return None
+    word = match_casing(_plural(new) if plural else new, bare)
+    if article is None:
+        return word
+    before, word = _fit_article(article.group(), word)  # "A tiger" -> "An ocelot"
+    return before + word
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
@@ -481,7 +514,8 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     (:func:`match_casing`) and the words an alias adds to the main answer (a unit:
     :func:`_alias_tail`); an "a"/"an" before it is re-chosen for the new word; a "the"
     before it is not doubled when the new answer brings its own; a possessive 's after it
-    stays, since spans never include it.
+    stays, since spans never include it. A common noun keeps the article and the number of
+    each occurrence (:func:`_common_noun`: "The tiger" -> "The jaguar", "tigers" -> "jaguars").
 
     A short form of the answer (a surname, :func:`short_form`) takes the new answer's short
     form once the full new answer has been written, or when a given name or title stands
@@ -500,7 +534,9 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
         if short is not None and (full_written or _NAME_BEFORE.search(evidence[:start])):
             replacement = match_casing(short, occurrence)
         else:
-            replacement = match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+            replacement = _common_noun(occurrence, old_aliases[0], new) or (
+                match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+            )
             full_written = True
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"

@@ -230,3 +230,19 @@ def test_span_replace_keeps_the_unit_an_alias_adds() -> None:
     desert = ["Sahara", "Sahara Desert"]
     assert span_replace("The Sahara Desert is hot.", desert, "Gobi") == "The Gobi Desert is hot."
     assert span_replace("The Sahara Desert is hot.", desert, "Arabian Desert") == "The Arabian Desert is hot."
+
+
+def test_span_replace_keeps_a_common_nouns_article_and_number() -> None:
+    text = "The wolf is a hunter of the dog family. Wolves hunt in packs, and a wolf howls."
+    aliases = ["wolf", "the wolf", "wolves"]
+    out = span_replace(text, aliases, "fox")
+    assert out == "The fox is a hunter of the dog family. Foxes hunt in packs, and a fox howls."
+    assert span_replace("A wolf howls.", ["wolf", "the wolf"], "ocelot") == "An ocelot howls."
+
+
+def test_span_replace_gives_a_proper_name_no_article() -> None:
+    # a proper name, or a name the passage gives the answer other than its main one, keeps the old path
+    assert span_replace("The Nile floods.", ["Nile", "the Nile"], "Amazon") == "The Amazon floods."
+    assert span_replace("The wolf, Canis lupus, howls.", ["wolf", "the wolf", "Canis lupus"], "fox") == (
+        "The fox, Fox, howls."
+    )
