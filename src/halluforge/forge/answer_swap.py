@@ -78,6 +78,7 @@ from halluforge.forge.donors import (
 )
 from halluforge.forge.kinds import (
     FEMALE,
+    GROUP_SUFFIX,
     Kind,
     has_members,
     is_member,
@@ -326,7 +327,8 @@ class AnswerSwap(Generator):
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
         member = is_member(candidate, kind, dataset)
-        if ":" in kind and has_members(kind, dataset) and not member:
+        # a group kind ("thing:cat family") wants a known member even when none is known
+        if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
             return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"
         if kind.startswith("person") and not member and not looks_like_name(candidate, single=True):
             return f"{candidate!r} does not look like a person's name"

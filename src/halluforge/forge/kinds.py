@@ -88,7 +88,8 @@ _NOUN_CUES: tuple[tuple[str, str], ...] = (
     ("place:country", r"country|countries"),
     ("place:region", r"state|province|region|county|territory"),
     ("place:river", r"river"),
-    ("place:mountain", r"mountain|peak|volcano"),
+    ("place:volcano", r"volcano|volcanoes"),
+    ("place:mountain", r"mountain|peak"),
     ("place:ocean", r"ocean"),
     ("place:sea", r"sea"),
     ("place:lake", r"lake"),
@@ -120,8 +121,11 @@ _NOUN_CUES: tuple[tuple[str, str], ...] = (
 )
 _ROLE_RES = tuple((role, re.compile(cue, re.I)) for role, cue in _ROLE_CUES)
 _NOUN_RE = re.compile("|".join(rf"(?P<k{i}>\b(?:{cue})s?\b)" for i, (_, cue) in enumerate(_NOUN_CUES)), re.I)
-#: kinds whose members may also answer for another kind: any capital is a city
-_ALSO: Mapping[Kind, tuple[Kind, ...]] = {"place:city": ("place:capital",)}
+#: kinds whose members may also answer for another kind: any capital is a city, any volcano a mountain
+_ALSO: Mapping[Kind, tuple[Kind, ...]] = {
+    "place:city": ("place:capital",),
+    "place:mountain": ("place:volcano",),  # a volcano is a mountain, not the other way round
+}
 #: answer forms that show a kind on their own
 _FORM_KINDS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("place:river", re.compile(r"\briver\b", re.I)),
@@ -332,7 +336,13 @@ def classify_kind(
         if people:  # "who wrote On the Origin of Species": Darwin is known as a scientist
             return people[0]
         return "person"
-    noun = question_noun_kind(question or "")
+    kind = _thing_kind(answer, question or "", coarse, members)
+    return passage_kind(kind, evidence, [answer, *aliases], question or "") if evidence else kind
+
+
+def _thing_kind(answer: str, question: str, coarse: AnswerType, members: Sequence[Kind]) -> Kind:
+    """The kind of a place or thing from the question's noun, the answer's form or the lexicon."""
+    noun = question_noun_kind(question)
     if noun is not None:
         return noun
     for kind, form in _FORM_KINDS:
@@ -342,6 +352,54 @@ def classify_kind(
         same = [k for k in members if k.startswith(f"{coarse}:")] or list(members)
         return same[0]
     return "other" if coarse == "other" else coarse
+
+
+#: what the passage calls the answer right after it: "Vesuvius is a volcano", "The tiger is the largest ..."
+_IS_A = re.compile(
+    r"^\s+(?:is|was|are|were)\s+(?:one\s+of\s+)?(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)", re.I
+)
+#: a group the answer belongs to: "of the cat family", "a species of bear"
+_GROUP = re.compile(r"\bof\s+the\s+([a-z]+)\s+family\b|\bspecies\s+of\s+(?:the\s+)?([a-z]+)\b", re.I)
+#: words after "species of" that name no group a donor could be checked against
+_NO_GROUP = frozenset(("animal", "animals", "life", "organism", "organisms", "plant", "plants", "living"))
+#: group kinds end so: a donor must be a known member, and with none known the seed is skipped
+GROUP_SUFFIX = " family"
+
+
+def passage_kind(kind: Kind, evidence: str, names: Sequence[str], question: str = "") -> Kind:
+    """A place or thing kind made finer by what the passage calls the answer, else ``kind``.
+
+    Two rules, each reading the sentence of the answer's first occurrence:
+
+    - the passage's own kind noun right after the answer ("Mount Vesuvius *is a volcano* on the
+      Bay of Naples"): when it names a kind that can stand in for ``kind`` (a volcano for a
+      mountain) or ``kind`` is coarse, that kind wins, so Mount Everest cannot be the volcano;
+    - a group the question or the sentence names ("the largest living species *of the cat
+      family*", "a species of bear"): an animal or bare answer becomes ``thing:<group> family``,
+      whose members the lexicon may know; a group it does not know has no members, so no
+      donor passes and the seed case is skipped with the reason (a giraffe is no cat).
+    """
+    first = min((span for name in names for span in find_answer_spans(evidence, name)), default=None)
+    if first is None or kind.startswith(("person", "date", "number")):
+        return kind
+    start, end = first
+    said = _IS_A.match(evidence[end:])
+    if said is not None:
+        match = _NOUN_RE.search(said.group(1))
+        found = _NOUN_CUES[int(match.lastgroup[1:])][0] if match and match.lastgroup else None
+        if found is not None and found != kind and (":" not in kind or kinds_match(kind, found)):
+            kind = found
+    if kind not in ("thing:animal", "other"):
+        return kind
+    sentence_start = max(evidence.rfind(". ", 0, start) + 1, 0)
+    sentence_end = evidence.find(". ", end)
+    sentence = evidence[sentence_start : sentence_end if sentence_end >= 0 else len(evidence)]
+    for text in (_last_sentence(question), sentence):
+        for match in _GROUP.finditer(text):
+            group = (match.group(1) or match.group(2)).lower()
+            if group not in _NO_GROUP:
+                return f"thing:{group.removesuffix('s')}{GROUP_SUFFIX}"
+    return kind
 
 
 def kinds_match(wanted: Kind, found: Kind) -> bool:
@@ -411,6 +469,7 @@ def years_close(old: str, new: str, *, window: int = 30) -> bool:
 
 __all__ = [
     "FEMALE",
+    "GROUP_SUFFIX",
     "TITLE_WORDS",
     "Kind",
     "asks_person",
@@ -423,6 +482,7 @@ __all__ = [
     "lexicon",
     "lexicon_kinds",
     "numbers_close",
+    "passage_kind",
     "passage_role",
     "question_noun_kind",
     "question_role",

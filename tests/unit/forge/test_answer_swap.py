@@ -428,3 +428,41 @@ async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
     assert swap.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "") is None
     case = await forge(builder, context(None))
     assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
+
+
+async def test_a_group_the_passage_names_takes_only_its_members_or_skips() -> None:
+    wolf = Example.build(
+        "which animal is the largest wild canine",
+        ["grey wolf", "the grey wolf", "grey wolves"],
+        "The grey wolf is the largest wild member of the dog family. Grey wolves hunt in packs.",
+        id="ex-wolf",
+    )
+    case = await forge(wolf, context(None))
+    assert isinstance(case, TestCase) and case.metadata["answer_kind"] == "thing:dog family"
+    new = case.expected[0]
+    assert new in lexicon()["thing:dog family"] and case.context is not None
+    assert case.context.startswith(f"The {new} is the largest")
+    swap = AnswerSwap()
+    found = swap.implausible("giraffe", wolf.answers, "thing:dog family", wolf.evidence or "")
+    assert found is not None and "not a known dog family" in found
+    # a group nothing is known of: no donor passes, so the seed case is skipped with the reason
+    mole = Example.build(
+        "which animal digs the longest burrows",
+        ["mole", "the mole"],
+        "The mole is a digger of the talpid family, and it eats worms.",
+        id="ex-mole",
+    )
+    skip = await forge(mole, context(None))
+    assert isinstance(skip, Skip) and "no plausible wrong answer of kind thing:talpid family" in skip.reason
+
+
+async def test_the_passages_kind_noun_picks_a_volcano_not_a_mountain() -> None:
+    hood = Example.build(
+        "which mountain towers over portland",
+        ["Mount Hood", "Hood"],
+        "Mount Hood is a volcano in Oregon, east of Portland. Hood last erupted in the 1860s.",
+        id="ex-hood",
+    )
+    case = await forge(hood, context(None))
+    assert isinstance(case, TestCase) and case.metadata["answer_kind"] == "place:volcano"
+    assert case.expected[0] in lexicon()["place:volcano"]

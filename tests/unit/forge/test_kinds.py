@@ -15,6 +15,7 @@ from halluforge.forge.kinds import (
     kinds_match,
     lexicon,
     numbers_close,
+    passage_kind,
     passage_role,
     question_noun_kind,
     question_role,
@@ -241,3 +242,39 @@ def test_a_which_question_asks_for_a_person_by_a_role_noun(question: str, person
     assert asks_person(question) is person
     if person:
         assert classify_kind("Ada Brook", question).startswith("person:")
+
+
+@pytest.mark.parametrize(
+    ("kind", "evidence", "found"),
+    [
+        # the passage's own noun right after the answer makes the kind finer
+        ("place:mountain", "Mount Hood is a volcano in Oregon.", "place:volcano"),
+        ("place", "Lake Brook is the deepest lake of the region.", "place:lake"),
+        # a group the sentence names: only its known members fit
+        ("thing:animal", "The wolf is the largest wild member of the dog family.", "thing:dog family"),
+        ("other", "The wolf is a species of bear, oddly enough.", "thing:bear family"),
+    ],
+)
+def test_the_passage_names_a_finer_kind(kind: str, evidence: str, found: str) -> None:
+    names = ["Mount Hood", "Lake Brook", "the wolf", "wolf"]
+    assert passage_kind(kind, evidence, names) == found
+
+
+@pytest.mark.parametrize(
+    ("kind", "evidence"),
+    [
+        # a coarser or unrelated noun does not override the question's kind
+        ("place:volcano", "Mount Hood is a mountain in Oregon."),
+        ("place:capital", "Brookville is the largest city of the country."),
+        # "species of animal" names no group; a person or a number is left alone
+        ("thing:animal", "The wolf is a species of animal."),
+        ("person:writer", "Ada Brook is a member of the Brook family."),
+    ],
+)
+def test_the_passage_leaves_the_kind_when_it_names_nothing_finer(kind: str, evidence: str) -> None:
+    assert passage_kind(kind, evidence, ["Mount Hood", "Brookville", "the wolf", "wolf", "Ada Brook"]) == kind
+
+
+def test_a_volcano_is_a_mountain_but_not_the_other_way_round() -> None:
+    assert is_member("Mount Etna", "place:mountain") and is_member("Mount Etna", "place:volcano")
+    assert not is_member("Mount Everest", "place:volcano")
