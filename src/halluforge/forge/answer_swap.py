@@ -68,6 +68,7 @@ from pydantic import Field
 from halluforge.errors import BackendError
 from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type, looks_like_name
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.conflicts import conflict
 from halluforge.forge.donors import (
     NeighbourIndex,
     build_kind_pool,
@@ -87,7 +88,7 @@ from halluforge.forge.kinds import (
     wants_female,
     years_close,
 )
-from halluforge.forge.restatements import conflict, restatement, written_forms
+from halluforge.forge.restatements import restatement, written_forms
 from halluforge.forge.validate import (
     Check,
     answer_shape,
@@ -298,7 +299,7 @@ class AnswerSwap(Generator):
         full date for a full date), not a gold alias, and
         not already in the evidence, and not contradicting the rest of the passage (a date that
         keeps its order against the passage's other dates, a noun that agrees with the verb
-        after the gold answer; :func:`halluforge.forge.restatements.conflict`). Returns the
+        after the gold answer; :func:`halluforge.forge.conflicts.conflict`). Returns the
         reason it fails, or None.
         """
         ok, reason = check_differs(candidate, gold)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from halluforge.forge.restatements import conflict, number_value, restatement
+from halluforge.forge.conflicts import conflict
+from halluforge.forge.restatements import number_value, restatement
 
 
 @pytest.mark.parametrize(
