@@ -68,6 +68,7 @@ from pydantic import Field
 from halluforge.errors import BackendError
 from halluforge.forge.answer_types import AnswerType, classify_answer, describe, form_type, looks_like_name
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.conflicts import conflict
 from halluforge.forge.donors import (
     NeighbourIndex,
     build_kind_pool,
@@ -78,14 +79,16 @@ from halluforge.forge.donors import (
 )
 from halluforge.forge.kinds import (
     FEMALE,
+    GROUP_SUFFIX,
     Kind,
     has_members,
     is_member,
     numbers_close,
+    title_only,
     wants_female,
     years_close,
 )
-from halluforge.forge.restatements import conflict, restatement, written_forms
+from halluforge.forge.restatements import restatement, written_forms
 from halluforge.forge.validate import (
     Check,
     answer_shape,
@@ -296,12 +299,14 @@ class AnswerSwap(Generator):
         full date for a full date), not a gold alias, and
         not already in the evidence, and not contradicting the rest of the passage (a date that
         keeps its order against the passage's other dates, a noun that agrees with the verb
-        after the gold answer; :func:`halluforge.forge.restatements.conflict`). Returns the
+        after the gold answer; :func:`halluforge.forge.conflicts.conflict`). Returns the
         reason it fails, or None.
         """
         ok, reason = check_differs(candidate, gold)
         if not ok:
             return reason
+        if title_only(candidate, person=kind.startswith("person")):
+            return f"{candidate!r} is only a title or kind word, not an answer"
         if len(candidate.split()) > self.opts.max_answer_words:
             return f"{candidate!r} is too long"
         if contains_answer(evidence, candidate):
@@ -323,7 +328,8 @@ class AnswerSwap(Generator):
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
         member = is_member(candidate, kind, dataset)
-        if ":" in kind and has_members(kind, dataset) and not member:
+        # a group kind ("thing:cat family") wants a known member even when none is known
+        if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
             return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"
         if kind.startswith("person") and not member and not looks_like_name(candidate, single=True):
             return f"{candidate!r} does not look like a person's name"

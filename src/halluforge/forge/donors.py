@@ -58,11 +58,19 @@ def example_answer(example: Example, max_words: int = 5) -> str | None:
 
 
 def example_kind(example: Example, answer: str | None = None) -> Kind:
-    """The fine kind of an example's answer (a loader's ``answer_type`` sets the coarse type)."""
+    """The fine kind of an example's answer (a loader's ``answer_type`` sets the coarse type).
+
+    The evidence gives a person's role when the question does not
+    (:func:`~halluforge.forge.kinds.passage_role`).
+    """
     given = example.metadata.get("answer_type")
     coarse: AnswerType | None = given if given in ANSWER_TYPES else None
     return classify_kind(
-        answer or (example.answers[0] if example.answers else ""), example.question, answer_type=coarse
+        answer or (example.answers[0] if example.answers else ""),
+        example.question,
+        answer_type=coarse,
+        evidence=example.evidence,
+        aliases=() if answer else example.answers,
     )
 
 

@@ -34,11 +34,11 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 
-from halluforge.forge.answer_types import AnswerType, classify_answer, form_type
-from halluforge.text import normalize_answer
+from halluforge.forge.answer_types import AnswerType, classify_answer, form_type, looks_like_name
+from halluforge.text import find_answer_spans, normalize_answer
 
 Kind = str
 
@@ -53,13 +53,14 @@ _ROLE_CUES: tuple[tuple[str, str], ...] = (
         "scientist",
         r"\b(?:discover(?:ed|y)?|theory|theories|theori[sz]\w*|proposed\s+that|hypothes\w*|formulat\w*|"
         r"laws? of|physicist|chemist|biologist|astronomer|scientist|nobel|periodic table|evolution|"
-        r"radioactivity)\b",
+        r"radioactivity|\w+ologists?|physicians?|mathematicians?|geneticists?|naturalists?)\b",
     ),
     ("inventor", r"\b(?:invent(?:ed|ing|or|ion)?|patent(?:ed)?)\b"),
     ("composer", r"\b(?:compos(?:ed|er)|symphon\w*|operas?|concertos?|sonatas?)\b"),
     ("painter", r"\b(?:paint(?:ed|er|ing)?)\b"),
     ("sculptor", r"\b(?:sculpt(?:ed|or|ure)?|statue)\b"),
     ("director", r"\b(?:directed|director|filmmaker)\b"),
+    ("architect", r"\b(?:architects?|architecture)\b"),
     ("thinker", r"\b(?:philosoph\w*|manifesto|economist|thinker|treatise)\b"),
     (
         "writer",
@@ -87,7 +88,8 @@ _NOUN_CUES: tuple[tuple[str, str], ...] = (
     ("place:country", r"country|countries"),
     ("place:region", r"state|province|region|county|territory"),
     ("place:river", r"river"),
-    ("place:mountain", r"mountain|peak|volcano"),
+    ("place:volcano", r"volcano|volcanoes"),
+    ("place:mountain", r"mountain|peak"),
     ("place:ocean", r"ocean"),
     ("place:sea", r"sea"),
     ("place:lake", r"lake"),
@@ -119,8 +121,11 @@ _NOUN_CUES: tuple[tuple[str, str], ...] = (
 )
 _ROLE_RES = tuple((role, re.compile(cue, re.I)) for role, cue in _ROLE_CUES)
 _NOUN_RE = re.compile("|".join(rf"(?P<k{i}>\b(?:{cue})s?\b)" for i, (_, cue) in enumerate(_NOUN_CUES)), re.I)
-#: kinds whose members may also answer for another kind: any capital is a city
-_ALSO: Mapping[Kind, tuple[Kind, ...]] = {"place:city": ("place:capital",)}
+#: kinds whose members may also answer for another kind: any capital is a city, any volcano a mountain
+_ALSO: Mapping[Kind, tuple[Kind, ...]] = {
+    "place:city": ("place:capital",),
+    "place:mountain": ("place:volcano",),  # a volcano is a mountain, not the other way round
+}
 #: answer forms that show a kind on their own
 _FORM_KINDS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("place:river", re.compile(r"\briver\b", re.I)),
@@ -170,6 +175,27 @@ def kind_words() -> frozenset[str]:
     return frozenset(found | plurals)
 
 
+#: titles and forms of address: "Dr", "Sir", "King" name no one on their own
+TITLE_WORDS = frozenset(
+    (
+        *("sir", "dame", "dr", "doctor", "mr", "mrs", "ms", "miss", "lord", "lady", "prince", "princess"),
+        *("duke", "duchess", "king", "queen", "emperor", "saint", "st", "pope", "general", "captain"),
+        *("professor", "prof", "president", "the", "a", "an"),
+    )
+)
+
+
+def title_only(answer: str, *, person: bool = False) -> bool:
+    """Whether ``answer`` is only titles ("Dr", "Sir", "the President"), no name.
+
+    With ``person``, kind and role words count too ("the astronomer", "Writer"): for a person
+    they say what someone is, never who.
+    """
+    words = [w.strip(".,'’").lower() for w in answer.split()]
+    allowed = TITLE_WORDS | kind_words() if person else TITLE_WORDS
+    return bool(words) and all(w in allowed for w in words)
+
+
 def _last_sentence(question: str) -> str:
     """News questions put context first; the asking sentence is the last one."""
     sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", question.strip())
@@ -209,6 +235,46 @@ def question_role(question: str) -> str | None:
     return None
 
 
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b", re.I)
+#: endings of nouns that name a person ("architect", "painter", "scientist", "poet", "explorer")
+_PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope)$")
+
+
+def asks_person(question: str) -> bool:
+    """Whether a "which"/"what" question asks for a person by a role noun ("which architect ...").
+
+    The noun must be a role cue and name a person by its ending, so "which opera" (a
+    composer's cue, but a work) or "which novel" asks for no person.
+    """
+    match = _WHICH_NOUN.search(_last_sentence(question))
+    if match is None:
+        return False
+    noun = match.group(1).lower()
+    return bool(_PERSON_NOUN.search(noun)) and question_role(noun) is not None
+
+
+#: the noun just before a name, after an article and up to three modifiers: "the young Catalan architect "
+_APPOSITION = re.compile(r"\b(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?([a-z][a-z-]+)\s+$", re.I)
+
+
+def passage_role(evidence: str, names: Sequence[str]) -> str | None:
+    """The role the passage gives a person in apposition before the name, or None.
+
+    "the young Catalan architect Antoni Gaudí" is an architect, "the American virologist Jonas
+    Salk" a scientist, "The German-born astronomer William Herschel" a scientist: the noun
+    right before the first occurrence of any of ``names``, read with the question's role cues.
+    A reader sees that noun next to the swapped name, so the wrong answer must fit it even when
+    the question ("who developed the first polio vaccine") gives no role.
+    """
+    first = min((s for name in names for s, _ in find_answer_spans(evidence, name)), default=None)
+    if first is None:
+        return None
+    match = _APPOSITION.search(evidence[max(0, first - 80) : first])
+    if match is None or not match.group(1).islower():
+        return None
+    return question_role(match.group(1))
+
+
 _WH = re.compile(r"\b(?:which|what|where|who|whose|whom)\b", re.I)
 _NAME_OF = re.compile(r"\b(?:the\s+)?(?:name|kind|type|sort)\s+of\s+(?:the\s+)?", re.I)
 #: how many words after the wh-word the noun asked about may come ("what is the largest hot desert")
@@ -238,8 +304,19 @@ def question_noun_kind(question: str) -> Kind | None:
     return _NOUN_CUES[int(match.lastgroup[1:])][0]
 
 
-def classify_kind(answer: str, question: str | None = None, *, answer_type: AnswerType | None = None) -> Kind:
-    """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown."""
+def classify_kind(
+    answer: str,
+    question: str | None = None,
+    *,
+    answer_type: AnswerType | None = None,
+    evidence: str | None = None,
+    aliases: Sequence[str] = (),
+) -> Kind:
+    """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown.
+
+    With ``evidence``, a person the question gives no role takes the role the passage gives
+    in apposition before the name or one of its ``aliases`` (:func:`passage_role`).
+    """
     coarse = answer_type or classify_answer(answer, question)
     if coarse in ("date", "number"):
         if form_type(answer) is not None or any(ch.isdigit() for ch in answer):
@@ -247,15 +324,25 @@ def classify_kind(answer: str, question: str | None = None, *, answer_type: Answ
         # "who was on the throne when the colonies declared independence?" -> "King George III"
         coarse = "person" if re.search(r"\bwho\b", question or "", re.I) else "other"
     members = tuple(k for k in lexicon_kinds(answer) if not k.startswith("trait:"))
+    if coarse == "other" and asks_person(question or "") and looks_like_name(answer, single=True):
+        coarse = "person"  # "which architect designed ...": a person, though not asked with "who"
     if coarse == "person":
         role = question_role(question or "")
+        if role is None and evidence:
+            role = passage_role(evidence, [answer, *aliases])
         people = [k for k in members if k.startswith("person:")]
         if role is not None and (not people or f"person:{role}" in people):
             return f"person:{role}"
         if people:  # "who wrote On the Origin of Species": Darwin is known as a scientist
             return people[0]
         return "person"
-    noun = question_noun_kind(question or "")
+    kind = _thing_kind(answer, question or "", coarse, members)
+    return passage_kind(kind, evidence, [answer, *aliases], question or "") if evidence else kind
+
+
+def _thing_kind(answer: str, question: str, coarse: AnswerType, members: Sequence[Kind]) -> Kind:
+    """The kind of a place or thing from the question's noun, the answer's form or the lexicon."""
+    noun = question_noun_kind(question)
     if noun is not None:
         return noun
     for kind, form in _FORM_KINDS:
@@ -265,6 +352,54 @@ def classify_kind(answer: str, question: str | None = None, *, answer_type: Answ
         same = [k for k in members if k.startswith(f"{coarse}:")] or list(members)
         return same[0]
     return "other" if coarse == "other" else coarse
+
+
+#: what the passage calls the answer right after it: "Vesuvius is a volcano", "The tiger is the largest ..."
+_IS_A = re.compile(
+    r"^\s+(?:is|was|are|were)\s+(?:one\s+of\s+)?(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)", re.I
+)
+#: a group the answer belongs to: "of the cat family", "a species of bear"
+_GROUP = re.compile(r"\bof\s+the\s+([a-z]+)\s+family\b|\bspecies\s+of\s+(?:the\s+)?([a-z]+)\b", re.I)
+#: words after "species of" that name no group a donor could be checked against
+_NO_GROUP = frozenset(("animal", "animals", "life", "organism", "organisms", "plant", "plants", "living"))
+#: group kinds end so: a donor must be a known member, and with none known the seed is skipped
+GROUP_SUFFIX = " family"
+
+
+def passage_kind(kind: Kind, evidence: str, names: Sequence[str], question: str = "") -> Kind:
+    """A place or thing kind made finer by what the passage calls the answer, else ``kind``.
+
+    Two rules, each reading the sentence of the answer's first occurrence:
+
+    - the passage's own kind noun right after the answer ("Mount Vesuvius *is a volcano* on the
+      Bay of Naples"): when it names a kind that can stand in for ``kind`` (a volcano for a
+      mountain) or ``kind`` is coarse, that kind wins, so Mount Everest cannot be the volcano;
+    - a group the question or the sentence names ("the largest living species *of the cat
+      family*", "a species of bear"): an animal or bare answer becomes ``thing:<group> family``,
+      whose members the lexicon may know; a group it does not know has no members, so no
+      donor passes and the seed case is skipped with the reason (a giraffe is no cat).
+    """
+    first = min((span for name in names for span in find_answer_spans(evidence, name)), default=None)
+    if first is None or kind.startswith(("person", "date", "number")):
+        return kind
+    start, end = first
+    said = _IS_A.match(evidence[end:])
+    if said is not None:
+        match = _NOUN_RE.search(said.group(1))
+        found = _NOUN_CUES[int(match.lastgroup[1:])][0] if match and match.lastgroup else None
+        if found is not None and found != kind and (":" not in kind or kinds_match(kind, found)):
+            kind = found
+    if kind not in ("thing:animal", "other"):
+        return kind
+    sentence_start = max(evidence.rfind(". ", 0, start) + 1, 0)
+    sentence_end = evidence.find(". ", end)
+    sentence = evidence[sentence_start : sentence_end if sentence_end >= 0 else len(evidence)]
+    for text in (_last_sentence(question), sentence):
+        for match in _GROUP.finditer(text):
+            group = (match.group(1) or match.group(2)).lower()
+            if group not in _NO_GROUP:
+                return f"thing:{group.removesuffix('s')}{GROUP_SUFFIX}"
+    return kind
 
 
 def kinds_match(wanted: Kind, found: Kind) -> bool:
@@ -334,7 +469,10 @@ def years_close(old: str, new: str, *, window: int = 30) -> bool:
 
 __all__ = [
     "FEMALE",
+    "GROUP_SUFFIX",
+    "TITLE_WORDS",
     "Kind",
+    "asks_person",
     "classify_kind",
     "has_members",
     "is_member",
@@ -344,8 +482,11 @@ __all__ = [
     "lexicon",
     "lexicon_kinds",
     "numbers_close",
+    "passage_kind",
+    "passage_role",
     "question_noun_kind",
     "question_role",
+    "title_only",
     "wants_female",
     "years_close",
 ]

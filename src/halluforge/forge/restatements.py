@@ -3,21 +3,19 @@
 Span replacement (:func:`halluforge.forge.validate.span_replace`) swaps every occurrence of the
 gold answer's aliases and nothing else. A passage often says the answer a second time in
 another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
-a product ("eight rows and eight columns, which gives 64 squares"), a list ("6 strings, tuned
-to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100 degrees
-Celsius, which is equal to 212 degrees Fahrenheit"), a change ("the number fell from 28"), a
-name that states it ("a hexagon"), another name ("born Eric Arthur Blair, wrote under the pen
-name George Orwell"), a longer name it heads ("the Berlin Wall"), or the answer's own etymology
-("Au comes from aurum", "spilled milk, and so it is called the Milky Way"). After the swap
+a product ("eight rows and eight columns, which gives 64 squares"), a difference ("lasted 40
+years, from 1600 to 1640"), a list ("6 strings, tuned to E, A, D, G, B and E"), an ordinal
+("3 hearts ... and the third"), another unit ("100 degrees Celsius, which is equal to 212
+degrees Fahrenheit"), a change ("the number fell from 28"), a name that states it ("a
+hexagon"), another name ("born Eric Arthur Blair, wrote under the pen name George Orwell"), a
+longer name it heads ("the Berlin Wall"), or the answer's own etymology ("Au comes from
+aurum", "spilled milk, and so it is called the Milky Way"). After the swap
 such a passage contradicts itself, which no reader would accept as real evidence; no other
 wrong answer would fix it either. :func:`restatement` names the form, so the seed case is
 skipped with that reason instead of kept as a valid test case.
 
-Some contradictions depend on the wrong answer, not on the passage alone; the next donor may
-fit where this one does not (:func:`conflict`): a date that crosses another date of the
-passage ("began in 1941 and lasted until November 1918"), a number or a person's name the
-passage already gives for something else, or a singular noun put before the plural verb the
-gold answer had ("the cell membrane are").
+Some contradictions depend on the wrong answer, not on the passage alone; they are checked
+per candidate in :mod:`halluforge.forge.conflicts`.
 
 The rules read the passage's own words only (no world knowledge): a fact that the swap makes
 wrong but the passage does not state twice ("Picasso, the Dutch painter") is not caught here.
@@ -29,7 +27,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
-from halluforge.forge.kinds import kind_words
+from halluforge.forge.kinds import TITLE_WORDS, kind_words
 from halluforge.forge.validate import answer_spans
 from halluforge.text import MONTH_NAMES, normalize_answer
 
@@ -62,8 +60,8 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
 _WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "dozen"])
 #: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
-_NUMBER = re.compile(
-    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w,])|(?<![\w.,])\d+(?:\.\d+)?(?![\w,])"
+NUMBER = re.compile(
+    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\w|,\d)|(?<![\w.,])\d+(?:\.\d+)?(?!\w|,\d)"
     rf"|\b(?:{_WORD})(?:[\s-]+(?:and\s+)?(?:{_WORD}))*\b",
     re.I,
 )
@@ -132,8 +130,8 @@ _GENERIC = frozenset(
         *("bridge", "tower", "house", "church", "empire", "society", "association", "union", "party"),
         "council",
         # titles and words of a kind of name ("Frontier Airlines", "Former Vice President")
-        *("sir", "dame", "dr", "mr", "mrs", "ms", "lord", "lady", "prince", "princess", "duke", "duchess"),
-        *("pope", "general", "captain", "former", "vice", "airline", "airlines", "airways", "station"),
+        *TITLE_WORDS,
+        *("former", "vice", "airline", "airlines", "airways", "station"),
         *("games", "cup", "championship", "league", "club", "team", "award", "prize", "space", "town"),
         *("province", "county", "peak", "volcano", "channel", "brand", "firm", "agency"),
     )
@@ -144,15 +142,6 @@ _GENERIC = frozenset(
 def _generic() -> frozenset[str]:
     """Name words that do not tell one thing from another: the above and every kind or role word."""
     return _GENERIC | kind_words()
-
-
-_MONTHS = {m.lower(): i + 1 for i, m in enumerate(MONTH_NAMES)}
-_DATE = re.compile(
-    rf"\b(?:(\d{{1,2}})\s+)?({'|'.join(MONTH_NAMES)})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
-    r"|\b(1[0-9]{3}|20[0-9]{2})\b"
-)
-_PLURAL_VERB = re.compile(r"^\s*(?:are|were|have|do)\b", re.I)
-_SINGULAR_VERB = re.compile(r"^\s*(?:is|was|has|does)\b", re.I)
 
 
 def number_value(text: str) -> float | None:
@@ -184,7 +173,7 @@ def number_value(text: str) -> float | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _spans(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+def spans_of(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     """The gold answer's spans, computed once per passage: ``conflict`` runs for every candidate."""
     return tuple(answer_spans(evidence, gold))
 
@@ -194,16 +183,27 @@ def _sentences(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in _SENTENCE.finditer(text))
 
 
-def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``start:end`` overlaps none of ``spans`` (the answer's occurrences)."""
     return all(end <= s or start >= e for s, e in spans)
 
 
-def _numbers(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[tuple[float, re.Match[str]]]:
-    """Numbers of ``text`` outside the answer spans, with their values (years left out)."""
-    for match in _NUMBER.finditer(text):
+def _is_year(match: re.Match[str]) -> bool:
+    text = match.group()
+    return text.isdigit() and len(text) == 4 and 1000 <= int(text) <= 2100
+
+
+def numbers_outside(
+    text: str, spans: Sequence[tuple[int, int]], *, years: bool = False
+) -> Iterator[tuple[float, re.Match[str]]]:
+    """Numbers of ``text`` outside the answer spans, with their values (years left out unless ``years``)."""
+    for match in NUMBER.finditer(text):
         value = number_value(match.group())
-        is_year = match.group().isdigit() and len(match.group()) == 4 and 1000 <= (value or 0) <= 2100
-        if value is not None and not is_year and _outside(spans, match.start(), match.end()):
+        if (
+            value is not None
+            and (years or not _is_year(match))
+            and outside(spans, match.start(), match.end())
+        ):
             yield value, match
 
 
@@ -215,26 +215,21 @@ def _sentence_of(text: str, start: int) -> tuple[int, int]:
 
 
 def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
-    numbers = list(_numbers(evidence, spans))
+    numbers = list(numbers_outside(evidence, spans))
     for value, match in numbers:
         if value == gold:
             return f"the passage also writes the answer as {match.group()!r}"
     for match in _ORDINAL.finditer(evidence):
-        if _ORDINALS[match.group().lower()] == gold and gold > 1 and _outside(spans, *match.span()):
+        if _ORDINALS[match.group().lower()] == gold and gold > 1 and outside(spans, *match.span()):
             return f"the passage counts to the answer with the ordinal {match.group()!r}"
     for match in _FRACTION.finditer(evidence):
         share = _FRACTIONS[(match.group(1) or "half").lower()]
         for value, number in numbers:
             if value == gold * share:
                 return f"the passage derives the answer as {match.group()!r} of {number.group()!r}"
-    small = [(v, m) for v, m in numbers if 1 < v < gold]
-    for i, (a, ma) in enumerate(small):
-        for b, mb in small[i:]:
-            if ma is mb and evidence.count(ma.group()) < 2:
-                continue
-            if a + b == gold or a * b == gold:
-                sign = "+" if a + b == gold else "x"
-                return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
+    derived = _derived(evidence, gold, numbers, spans)
+    if derived is not None:
+        return derived
     for start, end in spans:
         sentence_start, sentence_end = _sentence_of(evidence, start)
         around = [
@@ -252,6 +247,53 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
     return _change(evidence, gold, spans)
 
 
+#: a count of years: "lasted 116 years", "at the age of 76", "aged 76"
+_YEARS_AFTER = re.compile(r"^\s+years?\b", re.I)
+_AGE_BEFORE = re.compile(r"\b(?:age\s+of|aged)\s+$", re.I)
+_YEARS_END = re.compile(r"\byears?$", re.I)
+
+
+def _derived(
+    evidence: str,
+    gold: float,
+    numbers: Sequence[tuple[float, re.Match[str]]],
+    spans: Sequence[tuple[int, int]],
+) -> str | None:
+    """A count the passage's other numbers add or multiply up to, or that two of them are apart.
+
+    Sum and product: two smaller numbers anywhere ("fifty-two white and thirty-six black").
+    Difference: two numbers of the answer's own sentence ("varies from 9 to 21, a range of
+    12"), or, for a count of years ("lasted 116 years", "at the age of 76"), two years
+    anywhere in the passage ("from 1337 to 1453"; born in 1879, died in 1955).
+    """
+    small = [(v, m) for v, m in numbers if 1 < v < gold]
+    for i, (a, ma) in enumerate(small):
+        for b, mb in small[i:]:
+            if ma is mb and evidence.count(ma.group()) < 2:
+                continue
+            if a + b == gold or a * b == gold:
+                sign = "+" if a + b == gold else "x"
+                return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
+    in_sentence = {_sentence_of(evidence, start) for start, _ in spans}
+    of_years = any(
+        _YEARS_AFTER.match(evidence[end:])
+        or _AGE_BEFORE.search(evidence[:start])
+        or _YEARS_END.search(evidence[start:end])
+        for start, end in spans
+    )
+    others = [
+        (v, m)
+        for v, m in numbers_outside(evidence, spans, years=of_years)
+        if v > 0 and ((of_years and _is_year(m)) or _sentence_of(evidence, m.start()) in in_sentence)
+    ]
+    for i, (a, ma) in enumerate(others):
+        for b, mb in others[i + 1 :]:
+            if abs(a - b) == gold:
+                high, low = (ma, mb) if a > b else (mb, ma)
+                return f"the passage derives the answer from {high.group()!r} - {low.group()!r}"
+    return None
+
+
 def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
     """A count given as a change from a number near it, with no end point ("the number fell from 28").
 
@@ -260,9 +302,9 @@ def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str
     point, which is the answer's own span and swapped with it.
     """
     for change in _CHANGE.finditer(evidence):
-        found = _NUMBER.match(evidence, change.end())
+        found = NUMBER.match(evidence, change.end())
         start = number_value(found.group()) if found else None
-        if found is None or not start or not _outside(spans, *found.span()) or not 1 / 2 <= start / gold <= 2:
+        if found is None or not start or not outside(spans, *found.span()) or not 1 / 2 <= start / gold <= 2:
             continue
         if not re.match(r"\s+to\b", evidence[found.end() :]):
             verb = change.group().strip()
@@ -300,21 +342,6 @@ def _number_name(texts: Sequence[str], gold: float) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
-def _passage_outside(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """The passage with the answer blanked out, once per passage: ``conflict`` runs per candidate."""
-    return _outside_text(evidence, spans, 0, len(evidence))
-
-
-@functools.lru_cache(maxsize=1024)
-def _other_numbers(evidence: str, spans: tuple[tuple[int, int], ...]) -> dict[float, str]:
-    """The passage's numbers outside the answer (years left out), by value, once per passage."""
-    found: dict[float, str] = {}
-    for value, match in _numbers(evidence, spans):
-        found.setdefault(value, match.group())
-    return found
-
-
 def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
     """How the passage writes the gold answer: the text of each occurrence, in order.
 
@@ -323,10 +350,10 @@ def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
     1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has no
     date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
     """
-    return tuple(evidence[start:end] for start, end in _spans(evidence, tuple(gold)))
+    return tuple(evidence[start:end] for start, end in spans_of(evidence, tuple(gold)))
 
 
-def _outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
+def outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
     """``text[start:end]`` with the answer spans blanked out (a name in the answer is no restatement)."""
     chars = list(text[start:end])
     for s, e in spans:
@@ -376,7 +403,7 @@ def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) 
     stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
     for match in re.finditer(r"[A-Za-z][\w-]*", evidence):
         token = match.group().lower()
-        if not _outside(spans, *match.span()):
+        if not outside(spans, *match.span()):
             continue
         if any(token.startswith(s) for s in stems):
             return f"the passage echoes the answer's name in {match.group()!r}"
@@ -413,7 +440,7 @@ def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | Non
     relative = _RELATIVE.search(evidence)
     if relative is None:
         return None
-    other = [m for m in _YEARS.finditer(evidence) if _outside(spans, *m.span())]
+    other = [m for m in _YEARS.finditer(evidence) if outside(spans, *m.span())]
     if not other:
         return None
     return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
@@ -429,15 +456,15 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
     A number is also restated by a name in the ``question`` or in the answer's sentence that
     states it ("how many sides does a hexagon have").
     """
-    spans = _spans(evidence, tuple(gold))
+    spans = spans_of(evidence, tuple(gold))
     if not spans:
         return None
     if kind == "number":
-        found = _NUMBER.search(gold[0])
+        found = NUMBER.search(gold[0])
         value = number_value(found.group()) if found else None
         if value is None:
             return None
-        sentences = [_outside_text(evidence, spans, *_sentence_of(evidence, start)) for start, _ in spans]
+        sentences = [outside_text(evidence, spans, *_sentence_of(evidence, start)) for start, _ in spans]
         return _number_name([question, *sentences], value) or _number_restatement(evidence, value, spans)
     if kind == "date":
         return _relative_date(evidence, spans)
@@ -448,79 +475,13 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
     )
 
 
-def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
-    """(year, month, day) of a date match, 0 for a part it does not give."""
-    day_a, month, day_b, year, bare_year = match.groups()
-    if bare_year:
-        return int(bare_year), 0, 0
-    return int(year or 0), _MONTHS[month.lower()], int(day_a or day_b or 0)
-
-
-def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
-    """-1, 0 or 1 on the parts both dates give ("in August", no year, compares by month)."""
-    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x and y]
-    if not pairs:
-        return 0
-    x, y = tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
-    return (x > y) - (x < y)
-
-
-def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    old_match, new_match = _DATE.search(gold), _DATE.search(new)
-    if old_match is None or new_match is None:
-        return None
-    old, fresh = _date_key(old_match), _date_key(new_match)
-    for match in _DATE.finditer(evidence):
-        if not _outside(spans, *match.span()):
-            continue
-        other = _date_key(match)
-        before, after = _compare(old, other), _compare(fresh, other)
-        if before != 0 and after != before:
-            side = "after" if before > 0 else "before"
-            return f"{new!r} is not {side} {match.group()!r}, as the passage needs"
-    return None
-
-
-def _looks_plural(answer: str) -> bool:
-    last = answer.split()[-1].lower() if answer.split() else ""
-    return last.endswith(("s", "ae", "ia", "i")) and not last.endswith(("ss", "us", "is"))
-
-
-def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | None:
-    """Why ``new`` in place of the gold answer would contradict the rest of the passage, or None.
-
-    A date must keep its order against every other date of the passage; a number must not be
-    one the passage already gives for something else ("11 players and 3 substitutes" cannot
-    have 3 players); a person must not share a name with someone the passage already names
-    ("the laws of Kepler" after "Kepler argued"); a noun must agree with the verb that
-    follows the gold answer (a plural verb wants a plural noun).
-    """
-    spans = _spans(evidence, tuple(gold))
-    if not spans:
-        return None
-    if kind == "date":
-        return _date_conflict(evidence, gold[0], new, spans)
-    if kind == "number":
-        found = _NUMBER.search(new)
-        value = number_value(found.group()) if found else None
-        given = _other_numbers(evidence, spans).get(value) if value is not None else None
-        return f"{new!r} is a number the passage already gives ({given!r})" if given else None
-    if kind.startswith("person"):
-        rest = _passage_outside(evidence, spans)
-        words = new.split()
-        for i, name in enumerate(words):
-            # the family name anywhere ("the laws of Kepler"); a given name only where it stands
-            # alone as a name ("the observations of Galileo", not "Robert Falcon Scott")
-            alone = "" if i == len(words) - 1 else r"(?!\s+[A-Z])"
-            if len(name) >= 4 and name[:1].isupper() and re.search(rf"\b{re.escape(name)}\b{alone}", rest):
-                return f"{new!r} shares the name {name!r} with someone the passage already names"
-    for _, end in spans:
-        after = evidence[end:]
-        if _PLURAL_VERB.match(after) and not _looks_plural(new):
-            return f"{new!r} reads as singular before the plural verb {after.split()[0]!r}"
-        if _SINGULAR_VERB.match(after) and _looks_plural(new) and not _looks_plural(gold[0]):
-            return f"{new!r} reads as plural before the singular verb {after.split()[0]!r}"
-    return None
-
-
-__all__ = ["conflict", "number_value", "restatement", "written_forms"]
+__all__ = [
+    "NUMBER",
+    "number_value",
+    "numbers_outside",
+    "outside",
+    "outside_text",
+    "restatement",
+    "spans_of",
+    "written_forms",
+]

@@ -140,10 +140,15 @@ def _mask(text: str, answers: Iterable[str]) -> list[str]:
     return "".join(pieces).split()
 
 
+def _new_forms(gold: Sequence[str], new: str) -> list[str]:
+    """The new answer and the short forms span replacement gives it ("Kepler" of "Johannes Kepler")."""
+    return [new, *{f for alias in gold if (f := short_form(alias, gold, new)) is not None}]
+
+
 def similarity(original: str, rewritten: str, gold: Sequence[str], new: str) -> float:
     """Word-level difflib ratio of the two passages with the answer spans masked."""
     before = _mask(original, gold)
-    after = _mask(rewritten, [new])
+    after = _mask(rewritten, _new_forms(gold, new))
     return difflib.SequenceMatcher(None, before, after, autojunk=False).ratio()
 
 
@@ -167,7 +172,7 @@ def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> 
         masked = " ".join(_mask(text, answers))
         return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
 
-    rest = iter(words(rewritten, [new]))
+    rest = iter(words(rewritten, _new_forms(gold, new)))
     for word in words(original, gold):
         if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
             return False, f"the rewrite dropped or changed the evidence's word {word!r}"
@@ -440,6 +445,67 @@ def _alias_tail(occurrence: str, primary: str, new: str) -> str:
     return "" if normalize_answer(new).endswith(normalize_answer(tail)) else " " + tail
 
 
+#: name endings that are no surname ("Martin Luther King Jr.")
+_SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv"))
+#: a capitalised word just before a span, not opening a sentence: a given name or a title ("Caroline ", "Dr ")
+_NAME_BEFORE = re.compile(r"(?<=[\w,'’)]\s)[A-Z][\w'’.-]*\s+$")
+
+
+def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
+    """The new answer's last words for an occurrence that is a longer alias's last words, or None.
+
+    A passage names a person in full once and then by surname ("William Herschel ... Herschel
+    wanted"), a mountain by its name without "Mount": the short occurrence takes as many of
+    the new answer's last words ("Johannes Kepler" -> "Kepler wanted", "Mount Etna" -> "Etna"),
+    with a lower-case particle before them ("da Vinci"). None when no longer alias ends with
+    the occurrence, when the new answer is not longer, or when it ends in "Jr." and the like.
+    """
+    words = normalize_answer(occurrence).split()
+    new_words = new.split()
+    if not words or len(new_words) <= len(words) or new_words[-1].lower() in _SUFFIXES:
+        return None
+    longer = (normalize_answer(a).split() for a in aliases)
+    if not any(len(a) > len(words) and a[-len(words) :] == words for a in longer):
+        return None
+    first = len(new_words) - len(words)
+    while first > 1 and new_words[first - 1][:1].islower():  # "Leonardo da Vinci" -> "da Vinci"
+        first -= 1
+    return " ".join(new_words[first:])
+
+
+def _plural(noun: str) -> str:
+    """An English plural by spelling alone ("giraffe" -> "giraffes", "fox" -> "foxes", "ruby" -> "rubies")."""
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def _common_noun(occurrence: str, primary: str, new: str) -> str | None:
+    """A common noun put in place of the answer written as a common noun, with its article and number.
+
+    "The tiger is the largest cat" -> "The jaguar is ...", not "Jaguar is ..." (the article of
+    the alias "the tiger" is kept, as is its capital); "Tigers once ranged" -> "Jaguars once
+    ranged" (a plural alias of the main answer takes the plural). None when ``new`` is a
+    proper name or brings its own article, or the occurrence is another name ("Panthera tigris").
+    """
+    if not new[:1].islower() or _LEADING_ARTICLE.match(new):
+        return None
+    article = _LEADING_ARTICLE.match(occurrence)
+    bare = occurrence[article.end() :] if article else occurrence
+    key, main = normalize_answer(bare), normalize_answer(primary)
+    # a plural alias of the main answer: "tigers", "wolves" (same stem, an "s" the main lacks)
+    plural = key != main and key.endswith("s") and not main.endswith("s") and key[:3] == main[:3]
+    if key != main and not plural:
+        return None
+    word = match_casing(_plural(new) if plural else new, bare)
+    if article is None:
+        return word
+    before, word = _fit_article(article.group(), word)  # "A tiger" -> "An ocelot"
+    return before + word
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
@@ -448,14 +514,30 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     (:func:`match_casing`) and the words an alias adds to the main answer (a unit:
     :func:`_alias_tail`); an "a"/"an" before it is re-chosen for the new word; a "the"
     before it is not doubled when the new answer brings its own; a possessive 's after it
-    stays, since spans never include it.
+    stays, since spans never include it. A common noun keeps the article and the number of
+    each occurrence (:func:`_common_noun`: "The tiger" -> "The jaguar", "tigers" -> "jaguars").
+
+    A short form of the answer (a surname, :func:`short_form`) takes the new answer's short
+    form once the full new answer has been written, or when a given name or title stands
+    just before it. "His sister Caroline Herschel" so becomes "His sister Caroline Kepler":
+    the relative keeps sharing the family name, which reads as the passage meant, where the
+    full name would give "Caroline Johannes Kepler" and skipping the seed case would lose a
+    passage that reads well.
     """
     spans = answer_spans(evidence, old_aliases)
     pieces: list[str] = []
     last = 0
+    full_written = False
     for start, end in spans:
         occurrence = evidence[start:end]
-        replacement = match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+        short = short_form(occurrence, old_aliases, new)
+        if short is not None and (full_written or _NAME_BEFORE.search(evidence[:start])):
+            replacement = match_casing(short, occurrence)
+        else:
+            replacement = _common_noun(occurrence, old_aliases[0], new) or (
+                match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+            )
+            full_written = True
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"
         before, replacement = _fit_article(evidence[last:start], replacement)
@@ -491,6 +573,7 @@ __all__ = [
     "parse_passage",
     "perturb_answer",
     "shift_year",
+    "short_form",
     "similarity",
     "span_replace",
     "starts_with_vowel_sound",

@@ -19,8 +19,8 @@ from halluforge.data.qa import load_reeval
 from halluforge.families import FAMILIES
 from halluforge.forge.answer_swap import NO_PLAUSIBLE, RESTATED, AnswerSwap, answer_position
 from halluforge.forge.base import ForgeContext
-from halluforge.forge.donors import build_kind_pool
-from halluforge.forge.kinds import is_member, numbers_close, years_close
+from halluforge.forge.donors import build_kind_pool, example_kind
+from halluforge.forge.kinds import is_member, lexicon, numbers_close, years_close
 from halluforge.forge.validate import answer_shape, span_replace
 from halluforge.records import Example, SeedCase, Skip, TestCase
 from halluforge.text import contains_answer
@@ -226,7 +226,10 @@ async def test_single_occurrence_option_skips_repeated_answers() -> None:
     assert skip.stage == "forge:answer_swap" and skip.item == "ex-twice"
     case = await forge(twice, context(None))
     assert isinstance(case, TestCase) and case.metadata["occurrences"] == 2
-    assert case.context is not None and case.context.count(case.expected[0]) == 2
+    # the full name once, then its surname where the passage uses the surname
+    surname = case.expected[0].split()[-1]
+    assert case.context is not None and case.context.count(case.expected[0]) == 1
+    assert f"Later, {surname} revised" in case.context
 
 
 async def test_unusable_examples_are_skipped_with_a_reason() -> None:
@@ -394,3 +397,72 @@ def test_a_wrong_date_is_written_as_the_passage_writes_the_gold_one() -> None:
     # where the passage writes the date as the gold answer does, the gold answer's form is the one
     plain = "The bridge opened in March 1890 after seven years of work."
     assert swap.implausible("March 1893", gold, "date", plain) is None
+
+
+@pytest.mark.parametrize("candidate", ["Dr", "Sir", "the President", "Prof.", "The Writer"])
+def test_a_title_or_kind_word_alone_is_no_person(candidate: str) -> None:
+    found = AnswerSwap().implausible(candidate, ["Ada Brook"], "person", "Ada Brook found the comet.")
+    assert found is not None and "only a title or kind word" in found
+
+
+def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
+    swap = AnswerSwap()
+    assert swap.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
+    # a kind word is a fine answer when the answer is not a person ("gas" for a state of matter)
+    assert swap.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
+
+
+async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
+    """No role in the question; the passage calls the answer an architect: a scientist is refused."""
+    builder = Example.build(
+        "who drew the plans of the town hall",
+        ["Ada Brook", "Brook"],
+        "The town hall was planned by the young Danish architect Ada Brook in 1901.",
+        id="ex-architect",
+    )
+    swap = AnswerSwap()
+    kind = example_kind(builder)
+    assert kind == "person:architect"
+    found = swap.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
+    assert found is not None and "not a known architect" in found
+    assert swap.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "") is None
+    case = await forge(builder, context(None))
+    assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
+
+
+async def test_a_group_the_passage_names_takes_only_its_members_or_skips() -> None:
+    wolf = Example.build(
+        "which animal is the largest wild canine",
+        ["grey wolf", "the grey wolf", "grey wolves"],
+        "The grey wolf is the largest wild member of the dog family. Grey wolves hunt in packs.",
+        id="ex-wolf",
+    )
+    case = await forge(wolf, context(None))
+    assert isinstance(case, TestCase) and case.metadata["answer_kind"] == "thing:dog family"
+    new = case.expected[0]
+    assert new in lexicon()["thing:dog family"] and case.context is not None
+    assert case.context.startswith(f"The {new} is the largest")
+    swap = AnswerSwap()
+    found = swap.implausible("giraffe", wolf.answers, "thing:dog family", wolf.evidence or "")
+    assert found is not None and "not a known dog family" in found
+    # a group nothing is known of: no donor passes, so the seed case is skipped with the reason
+    mole = Example.build(
+        "which animal digs the longest burrows",
+        ["mole", "the mole"],
+        "The mole is a digger of the talpid family, and it eats worms.",
+        id="ex-mole",
+    )
+    skip = await forge(mole, context(None))
+    assert isinstance(skip, Skip) and "no plausible wrong answer of kind thing:talpid family" in skip.reason
+
+
+async def test_the_passages_kind_noun_picks_a_volcano_not_a_mountain() -> None:
+    hood = Example.build(
+        "which mountain towers over portland",
+        ["Mount Hood", "Hood"],
+        "Mount Hood is a volcano in Oregon, east of Portland. Hood last erupted in the 1860s.",
+        id="ex-hood",
+    )
+    case = await forge(hood, context(None))
+    assert isinstance(case, TestCase) and case.metadata["answer_kind"] == "place:volcano"
+    assert case.expected[0] in lexicon()["place:volcano"]

@@ -31,7 +31,38 @@ from halluforge.records import Example
 def test_span_replace_replaces_every_alias_longest_first() -> None:
     text = "Jane Austen wrote it. Austen was born in 1775, and AUSTEN's novels sold."
     out = span_replace(text, ["Austen", "Jane Austen"], "Mary Shelley")
-    assert out == "Mary Shelley wrote it. Mary Shelley was born in 1775, and MARY SHELLEY's novels sold."
+    assert out == "Mary Shelley wrote it. Shelley was born in 1775, and SHELLEY's novels sold."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a surname after the full name takes the new surname; a relative keeps sharing it
+        (
+            "Ada Brook built it. Brook sailed home, and her son Tom Brook stayed.",
+            "Carl Sagan built it. Sagan sailed home, and her son Tom Sagan stayed.",
+        ),
+        # a surname alone first, opening a sentence: the full new name, then the surname
+        ("Brook built it. Later Brook left.", "Carl Sagan built it. Later Sagan left."),
+        # a title before the surname is kept with the new surname
+        ("Ada Brook built it; Dr Brook left.", "Carl Sagan built it; Dr Sagan left."),
+    ],
+)
+def test_span_replace_gives_a_surname_the_new_surname(text: str, expected: str) -> None:
+    assert span_replace(text, ["Ada Brook", "Brook"], "Carl Sagan") == expected
+
+
+def test_span_replace_short_form_needs_a_longer_alias() -> None:
+    # no alias ends with the occurrence: the full new answer everywhere
+    assert span_replace("Brook built it. Brook left.", ["Brook"], "Carl Sagan") == (
+        "Carl Sagan built it. Carl Sagan left."
+    )
+    # a new answer ending in "Jr." has no surname to give
+    out = span_replace("Ada Brook spoke. Brook left.", ["Ada Brook", "Brook"], "Martin Luther King Jr.")
+    assert out == "Martin Luther King Jr. spoke. Martin Luther King Jr. left."
+    # a place: the short form of "Mount Etna" is "Etna"
+    out = span_replace("Mount Hood erupted. Hood is near.", ["Mount Hood", "Hood"], "Mount Etna")
+    assert out == "Mount Etna erupted. Etna is near."
 
 
 @pytest.mark.parametrize(
@@ -199,3 +230,19 @@ def test_span_replace_keeps_the_unit_an_alias_adds() -> None:
     desert = ["Sahara", "Sahara Desert"]
     assert span_replace("The Sahara Desert is hot.", desert, "Gobi") == "The Gobi Desert is hot."
     assert span_replace("The Sahara Desert is hot.", desert, "Arabian Desert") == "The Arabian Desert is hot."
+
+
+def test_span_replace_keeps_a_common_nouns_article_and_number() -> None:
+    text = "The wolf is a hunter of the dog family. Wolves hunt in packs, and a wolf howls."
+    aliases = ["wolf", "the wolf", "wolves"]
+    out = span_replace(text, aliases, "fox")
+    assert out == "The fox is a hunter of the dog family. Foxes hunt in packs, and a fox howls."
+    assert span_replace("A wolf howls.", ["wolf", "the wolf"], "ocelot") == "An ocelot howls."
+
+
+def test_span_replace_gives_a_proper_name_no_article() -> None:
+    # a proper name, or a name the passage gives the answer other than its main one, keeps the old path
+    assert span_replace("The Nile floods.", ["Nile", "the Nile"], "Amazon") == "The Amazon floods."
+    assert span_replace("The wolf, Canis lupus, howls.", ["wolf", "the wolf", "Canis lupus"], "fox") == (
+        "The fox, Fox, howls."
+    )

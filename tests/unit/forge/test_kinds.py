@@ -6,6 +6,7 @@ import pytest
 
 from halluforge.forge.kinds import (
     FEMALE,
+    asks_person,
     classify_kind,
     has_members,
     is_member,
@@ -14,6 +15,8 @@ from halluforge.forge.kinds import (
     kinds_match,
     lexicon,
     numbers_close,
+    passage_kind,
+    passage_role,
     question_noun_kind,
     question_role,
     wants_female,
@@ -201,3 +204,77 @@ def test_kind_words_are_the_head_nouns_of_kinds_and_roles() -> None:
     assert {"desert", "deserts", "river", "symbol", "minister", "president", "presidents"} <= words
     # the modifiers of a kind's name are not kind words ("chemical" of "chemical symbol")
     assert not {"chemical", "prime", "bible", "sahara"} & words
+
+
+@pytest.mark.parametrize(
+    ("evidence", "role"),
+    [
+        ("In 1901 the young Danish architect Ada Brook drew the plans.", "architect"),
+        ("The serum was made by the British bacteriologist Ada Brook in 1901.", "scientist"),
+        ("A Swiss-born painter Ada Brook finished it.", "painter"),
+        # no noun in apposition: "by" is no role, and a noun after an article must come just before
+        ("The serum was made by Ada Brook in 1901.", None),
+        ("The architect retired, and Ada Brook drew the plans.", None),
+    ],
+)
+def test_a_persons_role_comes_from_the_noun_before_the_name(evidence: str, role: str | None) -> None:
+    assert passage_role(evidence, ["Ada Brook"]) == role
+
+
+def test_the_passage_role_applies_only_when_the_question_gives_none() -> None:
+    evidence = "The serum was made by the British bacteriologist Ada Brook in 1901."
+    assert classify_kind("Ada Brook", "who made the serum", evidence=evidence) == "person:scientist"
+    assert classify_kind("Ada Brook", "who made the serum") == "person"
+    # the question's role wins over the passage's
+    assert classify_kind("Ada Brook", "who painted it", evidence=evidence) == "person:painter"
+
+
+@pytest.mark.parametrize(
+    ("question", "person"),
+    [
+        ("which architect designed the opera house", True),
+        ("what explorer first crossed the desert", True),
+        ("which opera did the composer finish last", False),  # a work, though a composer's cue
+        ("which planet is the largest", False),
+    ],
+)
+def test_a_which_question_asks_for_a_person_by_a_role_noun(question: str, person: bool) -> None:
+    assert asks_person(question) is person
+    if person:
+        assert classify_kind("Ada Brook", question).startswith("person:")
+
+
+@pytest.mark.parametrize(
+    ("kind", "evidence", "found"),
+    [
+        # the passage's own noun right after the answer makes the kind finer
+        ("place:mountain", "Mount Hood is a volcano in Oregon.", "place:volcano"),
+        ("place", "Lake Brook is the deepest lake of the region.", "place:lake"),
+        # a group the sentence names: only its known members fit
+        ("thing:animal", "The wolf is the largest wild member of the dog family.", "thing:dog family"),
+        ("other", "The wolf is a species of bear, oddly enough.", "thing:bear family"),
+    ],
+)
+def test_the_passage_names_a_finer_kind(kind: str, evidence: str, found: str) -> None:
+    names = ["Mount Hood", "Lake Brook", "the wolf", "wolf"]
+    assert passage_kind(kind, evidence, names) == found
+
+
+@pytest.mark.parametrize(
+    ("kind", "evidence"),
+    [
+        # a coarser or unrelated noun does not override the question's kind
+        ("place:volcano", "Mount Hood is a mountain in Oregon."),
+        ("place:capital", "Brookville is the largest city of the country."),
+        # "species of animal" names no group; a person or a number is left alone
+        ("thing:animal", "The wolf is a species of animal."),
+        ("person:writer", "Ada Brook is a member of the Brook family."),
+    ],
+)
+def test_the_passage_leaves_the_kind_when_it_names_nothing_finer(kind: str, evidence: str) -> None:
+    assert passage_kind(kind, evidence, ["Mount Hood", "Brookville", "the wolf", "wolf", "Ada Brook"]) == kind
+
+
+def test_a_volcano_is_a_mountain_but_not_the_other_way_round() -> None:
+    assert is_member("Mount Etna", "place:mountain") and is_member("Mount Etna", "place:volcano")
+    assert not is_member("Mount Everest", "place:volcano")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from halluforge.forge.restatements import conflict, number_value, restatement
+from halluforge.forge.conflicts import conflict
+from halluforge.forge.restatements import number_value, restatement
 
 
 @pytest.mark.parametrize(
@@ -248,3 +249,54 @@ def test_a_person_sharing_a_name_the_passage_gives_is_no_wrong_answer() -> None:
     two = "Alfred Wegener set it out; Arthur Conan Doyle admired it."
     assert conflict(two, gold, "person:scientist", "Arthur Holmes") is None
     assert conflict(two + " Arthur was", gold, "person:scientist", "Arthur Holmes") is not None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold", "fragment"),
+    [
+        # a count of years that two years of the passage are apart, anywhere in it
+        ("The siege lasted 40 years, from 1600 to 1640, and ended in a treaty.", ["40"], "'1640' - '1600'"),
+        ("The poet was born in 1812. She died in 1870 at the age of 58.", ["58"], "'1870' - '1812'"),
+        # two numbers of the answer's own sentence
+        ("Its depth varies from 9 to 21 metres, a range of 12 metres.", ["12"], "'21' - '9'"),
+    ],
+)
+def test_a_count_that_is_a_difference_is_a_restatement(evidence: str, gold: list[str], fragment: str) -> None:
+    found = restatement(evidence, gold, "number")
+    assert found is not None and fragment in found
+
+
+@pytest.mark.parametrize(
+    ("evidence", "gold"),
+    [
+        # 40 is no count of years here: two years of the passage being 40 apart is chance
+        ("The team had 40 players in 1600. By 1640 the club had moved.", ["40"]),
+        # a count of years, but the years differ by another amount
+        ("The siege lasted 40 years, from 1600 to 1641, and ended in a treaty.", ["40"]),
+        # two numbers 12 apart, but in another sentence than the answer
+        ("The lake has 12 islands. Its depth varies from 9 to 21 metres.", ["12"]),
+    ],
+)
+def test_a_difference_by_chance_is_no_restatement(evidence: str, gold: list[str]) -> None:
+    assert restatement(evidence, gold, "number") is None
+
+
+LAKE = (
+    "The lake is on average 20 km wide. Its width varies from about 9 km in the north to 30 km in the south."
+)
+
+
+@pytest.mark.parametrize("new", ["40", "5"])
+def test_a_number_outside_the_passage_range_around_the_gold_one_conflicts(new: str) -> None:
+    found = conflict(LAKE, ["20"], "number", new)
+    assert found is not None and "outside the range" in found and "9 to 30" in found
+
+
+def test_a_number_inside_the_range_or_a_range_of_another_unit_is_fine() -> None:
+    assert conflict(LAKE, ["20"], "number", "25") is None
+    # the range is in kilometres, the gold number in metres: it says nothing of it
+    other_unit = "The tower is 20 metres tall. The town lies between 9 and 30 km from the coast."
+    assert conflict(other_unit, ["20"], "number", "40") is None
+    # a range that does not hold the gold number says nothing of it either
+    apart = "The lake is 20 km wide. Its islands lie from 25 km to 60 km from the shore."
+    assert conflict(apart, ["20"], "number", "15") is None
