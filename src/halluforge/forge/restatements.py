@@ -82,6 +82,16 @@ _RELATIVE = re.compile(
     re.I,
 )
 _YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+#: a span of time in years that another date may be counted from ("a reign of 63 years", "for 40 years")
+_DURATION = re.compile(
+    rf"\b((?:{_WORD}|\d+)(?:[\s-]+(?:{_WORD}))*)[\s-]+years?\b(?!\s+(?:later|after|earlier|before|old)\b)",
+    re.I,
+)
+#: words that give another name for the thing just before it ("is called", "known as", "or simply")
+_NAMING = re.compile(
+    r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
+    re.I,
+)
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 #: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two
 _NAME_ITEM = r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*){0,3}"
@@ -435,6 +445,44 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
     return None
 
 
+def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+    """An alias given as the answer's other name ("In Mexico the river is called the Río Bravo").
+
+    The swap would write the new answer there too ("the river is called the Yellow River"),
+    and no wrong answer has the same other name. An alias whose words all belong to the main
+    answer ("Herschel" of William Herschel, "the Nile") is the same name, shortened.
+    """
+    main = set(normalize_answer(gold[0]).split())
+    for start, end in spans:
+        written = normalize_answer(evidence[start:end])
+        if written == normalize_answer(gold[0]) or set(written.split()) <= main:
+            continue
+        if _NAMING.search(evidence[max(0, start - 40) : start]):
+            return f"the passage gives the answer's other name ({evidence[start:end]!r})"
+    return None
+
+
+def _derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A year given by another year and a span of years ("crowned in 1837 ... a reign of 63 years").
+
+    A wrong year would break the sum; one year of slack covers the months a span leaves out
+    ("63 years and seven months").
+    """
+    years = [int(y) for y in _YEARS.findall(gold)]
+    if not years:
+        return None
+    blanked = outside_text(evidence, spans, 0, len(evidence))
+    for duration in _DURATION.finditer(blanked):
+        length = number_value(duration.group(1))
+        if not length or length >= 1000:
+            continue
+        for other in _YEARS.finditer(blanked):
+            if any(abs(int(other.group()) + sign * length - years[0]) <= 1 for sign in (1, -1)):
+                pair = f"{other.group()!r} and {duration.group().strip()!r}"
+                return f"the passage gives the date by {pair}"
+    return None
+
+
 def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
     """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
     relative = _RELATIVE.search(evidence)
@@ -467,10 +515,11 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         sentences = [outside_text(evidence, spans, *_sentence_of(evidence, start)) for start, _ in spans]
         return _number_name([question, *sentences], value) or _number_restatement(evidence, value, spans)
     if kind == "date":
-        return _relative_date(evidence, spans)
+        return _relative_date(evidence, spans) or _derived_date(evidence, gold[0], spans)
     return (
         _inside_name(evidence, spans)
         or _distinct_aliases(evidence, gold, spans)
+        or _named_alias(evidence, gold, spans)
         or _echo(evidence, gold, spans)
     )
 

@@ -300,3 +300,26 @@ def test_a_number_inside_the_range_or_a_range_of_another_unit_is_fine() -> None:
     # a range that does not hold the gold number says nothing of it either
     apart = "The lake is 20 km wide. Its islands lie from 25 km to 60 km from the shore."
     assert conflict(apart, ["20"], "number", "15") is None
+
+
+def test_an_alias_given_as_the_answers_other_name_is_a_restatement() -> None:
+    gold = ["Lake Titicaca", "Titicaca", "Lago Titicaca", "Lake Chucuito"]
+    named = "Lake Titicaca lies on the border of Peru and Bolivia. Older maps call it Lake Chucuito, and "
+    named += "locals have long known it as Lake Chucuito."
+    assert "other name ('Lake Chucuito')" in (restatement(named, gold, "place") or "")
+    # the same alias as a plain mention, or a shortened main name after "called", is no other name
+    plain = "Lake Titicaca lies high in the Andes. Boats cross Lake Chucuito every day."
+    assert restatement(plain, gold, "place") is None
+    short = "Lake Titicaca is the largest lake of the Andes, often simply called Titicaca."
+    assert restatement(short, gold, "place") is None
+
+
+def test_a_date_given_by_another_year_and_a_span_of_years_is_a_restatement() -> None:
+    gold = ["1603", "24 March 1603"]
+    derived = "Elizabeth I became queen in 1558 and died on 24 March 1603, after a reign of forty-four years."
+    assert "'1558' and 'forty-four years'" in (restatement(derived, gold, "date") or "")
+    # a span of years that does not join the answer to another year is no restatement
+    loose = "Elizabeth I became queen in 1558 and died on 24 March 1603, aged sixty-nine years old."
+    assert restatement(loose, gold, "date") is None
+    unrelated = "The palace, built over twenty years, was finished in 1558; she died there on 24 March 1603."
+    assert restatement(unrelated, gold, "date") is None
