@@ -44,6 +44,7 @@ Kind = str
 
 #: person roles, in priority order: the first whose cue occurs in the question wins
 _ROLE_CUES: tuple[tuple[str, str], ...] = (
+    ("writer", r"\bnobel prize (?:in|for) literature\b"),  # before the scientist's "nobel"
     (
         "astronaut",
         r"\b(?:astronauts?|cosmonauts?|into space|in space|on the moon|to the moon|orbit(?:ed)?)\b",
@@ -60,7 +61,7 @@ _ROLE_CUES: tuple[tuple[str, str], ...] = (
     ("painter", r"\b(?:paint(?:ed|er|ing)?)\b"),
     ("sculptor", r"\b(?:sculpt(?:ed|or|ure)?|statue)\b"),
     ("director", r"\b(?:directed|director|filmmaker)\b"),
-    ("architect", r"\b(?:architects?|architecture)\b"),
+    ("architect", r"\b(?:architects?|architecture|designed|designers?)\b"),
     ("thinker", r"\b(?:philosoph\w*|manifesto|economist|thinker|treatise)\b"),
     (
         "writer",
@@ -226,9 +227,29 @@ def wants_female(question: str) -> bool:
     return not roles or cue.start() <= min(roles)
 
 
+#: "who" and a verb of making: the verb names the role, whatever the work's title says
+#: ("who designed the sydney opera house" asks for an architect, not a composer)
+_MAKER_ROLES = {
+    "designed": "architect",
+    "composed": "composer",
+    "painted": "painter",
+    "sculpted": "sculptor",
+    "directed": "director",
+    "invented": "inventor",
+}
+_MAKER_VERB = re.compile(rf"^\W*who\s+(?:first\s+)?({'|'.join(_MAKER_ROLES)})\b", re.I)
+
+
 def question_role(question: str) -> str | None:
-    """The role a "who" question asks for ("writer", "painter", ...), or None."""
+    """The role a "who" question asks for ("writer", "painter", ...), or None.
+
+    A verb of making right after "who" decides; otherwise the first role, in the order of
+    :data:`_ROLE_CUES`, with a cue anywhere in the question.
+    """
     q = _last_sentence(question)
+    maker = _MAKER_VERB.match(q)
+    if maker is not None:
+        return _MAKER_ROLES[maker.group(1).lower()]
     for role, cue in _ROLE_RES:
         if cue.search(q):
             return role

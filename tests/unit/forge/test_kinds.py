@@ -278,3 +278,19 @@ def test_the_passage_leaves_the_kind_when_it_names_nothing_finer(kind: str, evid
 def test_a_volcano_is_a_mountain_but_not_the_other_way_round() -> None:
     assert is_member("Mount Etna", "place:mountain") and is_member("Mount Etna", "place:volcano")
     assert not is_member("Mount Everest", "place:volcano")
+
+
+def test_a_verb_of_making_after_who_names_the_role_whatever_the_title_says() -> None:
+    # "opera" and "symphony" in a work's name are composer cues, but the verb says who is asked for
+    assert question_role("who designed the sydney opera house") == "architect"
+    assert question_role("who painted the symphony in white") == "painter"
+    assert question_role("who composed the opera la traviata") == "composer"
+    # without a verb of making the cues decide, in their order
+    assert question_role("who led the first expedition to the south pole") == "explorer"
+    assert question_role("who wrote the opera carmen") == "composer"
+
+
+def test_the_nobel_prize_in_literature_asks_for_a_writer_and_a_plain_nobel_for_a_scientist() -> None:
+    assert question_role("who was the first woman to win the nobel prize in literature") == "writer"
+    assert question_role("who won the nobel prize for literature in 1954") == "writer"
+    assert question_role("who was the first woman to win a nobel prize") == "scientist"
