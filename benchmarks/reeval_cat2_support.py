@@ -138,6 +138,9 @@ async def main() -> None:
     parser.add_argument("--model", default="llamacpp/smollm2-135m", help="generator model address")
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the user's)")
     parser.add_argument("--k", type=int, default=3)
+    parser.add_argument(
+        "--merge", choices=("llm", "extractive"), default="llm", help="context_enrich merge option"
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="examples forged at once")
     parser.add_argument(
         "--index",
@@ -175,7 +178,7 @@ async def main() -> None:
         print(f"index: {len(index)} passages, opened in {time.perf_counter() - started:.1f}s", flush=True)
     cache = ResponseCache(args.cache or default_cache_path())
     llm = open_backend(args.model, {"n_threads": args.threads} if args.threads else {}, cache)
-    generator = ContextEnrich(ContextEnrichOptions(k=args.k))
+    generator = ContextEnrich(ContextEnrichOptions(k=args.k, merge=args.merge))
     ctx = ForgeContext(llm=llm, seed=0, resources=resources)
     # passage id -> text, to write the retrieved passages with --sources (an index keeps its passages)
     texts = {p.id: p.text for p in getattr(resources.get("retriever"), "passages", [])}

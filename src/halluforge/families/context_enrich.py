@@ -19,14 +19,15 @@ class GroundingRecord(BaseModel):
     """What grounding did to one LLM step (summary or merge) of a case.
 
     ``outcome``: ``llm`` (the reply kept whole), ``trimmed`` (some sentences dropped, the rest
-    used) or ``fallback`` (every reply rejected, or no generator model). ``sentences`` and
+    used), ``fallback`` (every reply rejected, or no generator model) or ``extractive`` (the
+    ``merge: extractive`` option: no LLM step was run). ``sentences`` and
     ``dropped`` (count by reason, see ``halluforge.forge.grounding.REASONS``) describe the
     accepted reply, or for a fallback the last rejected one (zero when none was read).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    outcome: Literal["llm", "trimmed", "fallback"]
+    outcome: Literal["llm", "trimmed", "fallback", "extractive"]
     sentences: int = Field(default=0, ge=0)
     dropped: dict[str, int] = Field(default_factory=dict)
 

@@ -122,6 +122,13 @@ class ContextEnrichOptions(GeneratorOptions):
         description="NLI model (hub id or local path) that must entail every summary and merge "
         "sentence from a source sentence; default: score.nli_model; none: lexical grounding only",
     )
+    merge: Literal["llm", "extractive"] = Field(
+        default="llm",
+        description="'llm': the generator summarises the passages and merges them with the supporting "
+        "sentence (ReEval), grounded, with the extractive merge as fallback; 'extractive': the "
+        "supporting sentence and the most question-relevant retrieved sentences, copied whole, "
+        "with no generator call (for small generators: docs/families/context_enrich.md)",
+    )
 
 
 # -- retrieval -------------------------------------------------------------------------------
@@ -445,6 +452,26 @@ class ContextEnrich(Generator):
         self._record(step, seen)
         return step
 
+    @staticmethod
+    def _extractive(question: str, support: str, passages: Sequence[Passage]) -> tuple[_Step, _Step]:
+        """Summary and context of ``merge: extractive``: copied sentences, no generator call.
+
+        The steps are recorded with outcome ``extractive``, so a report tells a chosen
+        extractive context from one that replaced a rejected LLM merge (``fallback``).
+        """
+        chosen = {"outcome": "extractive", "sentences": 0, "dropped": {}}
+        summary = _Step(
+            join_sentences(relevant_sentences(question, passages)),
+            FieldProvenance(path="fallback", method="relevant_sentences"),
+            dict(chosen),
+        )
+        merged = _Step(
+            extractive_merge(support, question, passages),
+            FieldProvenance(path="fallback", method="extractive_merge"),
+            dict(chosen),
+        )
+        return summary, merged
+
     def _skip(self, seed: SeedCase, reason: str, variant: str | None = None) -> Skip:
         return Skip(
             id=stable_id("forge-skip", self.family, seed.id, variant),
@@ -461,7 +488,7 @@ class ContextEnrich(Generator):
         if not example.evidence or not answers:
             return [self._skip(seed, "the example has no evidence or no gold answer")]
         retriever = self.retriever(ctx)  # opened before any await, so concurrent calls share one
-        entails = self._judge(ctx)
+        entails = self._judge(ctx) if self.opts.merge == "llm" else None  # no LLM text to check
         evidence = clean_text(example.evidence)
         support = await self.support(ctx, example.question, evidence, answers)
         if support.text is None:
@@ -476,11 +503,14 @@ class ContextEnrich(Generator):
             if not passages:
                 out.append(self._skip(seed, f"no usable passage retrieved (dropped {dropped})", variant))
                 continue
-            summary = await self.summarize(ctx, example.question, passages, entails)
-            assert summary.text is not None
-            merged = await self.merge(
-                ctx, example.question, support.text, summary.text, passages, answers, entails
-            )
+            if self.opts.merge == "extractive":
+                summary, merged = self._extractive(example.question, support.text, passages)
+            else:
+                summary = await self.summarize(ctx, example.question, passages, entails)
+                assert summary.text is not None
+                merged = await self.merge(
+                    ctx, example.question, support.text, summary.text, passages, answers, entails
+                )
             assert merged.text is not None
             out.append(self._case(seed, ctx, variant, support, summary, merged, passages, dropped))
         return out
@@ -494,9 +524,9 @@ class ContextEnrich(Generator):
         when the ``nli_model`` option does not name another.
         """
         nli = [shared_nli] if shared_nli and not self.opts.nli_model else []
-        return stable_id(
-            self.family, seed_id, variant, generator, self.template_hashes(), self.opts.model_dump(), *nli
-        )
+        # the default merge is left out, so cases forged before the option existed keep their ids
+        options = self.opts.model_dump(exclude={"merge"} if self.opts.merge == "llm" else None)
+        return stable_id(self.family, seed_id, variant, generator, self.template_hashes(), options, *nli)
 
     def _case(
         self,

@@ -28,7 +28,7 @@ from halluforge.forge.enrich_text import (
     strip_reply,
     words,
 )
-from halluforge.records import Example, SeedCase, Skip, TestCase
+from halluforge.records import Example, SeedCase, Skip, TestCase, stable_id
 from halluforge.retrieval.base import Hit, Passage
 
 EVIDENCE = (
@@ -598,6 +598,43 @@ async def test_generator_without_llm_uses_rules_only() -> None:
     for case in made:
         assert isinstance(case, TestCase)
         assert case.metadata["grounding"]["context"] == {"outcome": "fallback", "sentences": 0, "dropped": {}}
+
+
+async def test_extractive_merge_option_copies_sentences_without_llm_steps() -> None:
+    """``merge: extractive`` asks the generator for the supporting sentence only; nothing is written."""
+    backend = script_backend(
+        [
+            ["Copy the one sentence", f'"{SUPPORT}"'],
+            ["short texts", SUMMARY],
+            ["Combine the two texts", MERGED],
+        ]
+    )
+    made = await forge(backend, TinyRetriever(PASSAGES), merge="extractive")
+    cases = [m for m in made if isinstance(m, TestCase)]
+    assert len(cases) == 2
+    prompts = [r.messages[-1].content for r in backend.seen]
+    assert prompts and all("Copy the one sentence" in p for p in prompts)  # no summary, no merge
+    for case in cases:
+        assert case.context is not None and case.context.startswith(SUPPORT) and case.context != MERGED
+        assert case.provenance.fields["context"].method == "extractive_merge"
+        assert case.metadata["grounding"]["context"] == {
+            "outcome": "extractive",
+            "sentences": 0,
+            "dropped": {},
+        }
+        FAMILIES.get("context_enrich").check_metadata(case)
+    # the default leaves ids as they were before the option existed; the extractive ids differ
+    default = ContextEnrich(ContextEnrichOptions())
+    legacy = stable_id(
+        "context_enrich",
+        "s",
+        "question",
+        "g",
+        default.template_hashes(),
+        {k: v for k, v in default.opts.model_dump().items() if k != "merge"},
+    )
+    assert default.case_id("s", "question", "g") == legacy
+    assert ContextEnrich(ContextEnrichOptions(merge="extractive")).case_id("s", "question", "g") != legacy
 
 
 async def test_generator_nli_grounding_from_score_nli_model(tmp_path: Any) -> None:
