@@ -15,6 +15,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from halluforge.forge.kinds import kind_words
 from halluforge.retrieval.base import Passage
 from halluforge.sentences import clean_text as clean_text  # re-exported: the family's callers import it here
 from halluforge.sentences import split_sentences as split_sentences
@@ -223,13 +224,13 @@ def points_back(sentence: str) -> bool:
     """Whether ``sentence`` refers to something said before it, so it cannot stand alone.
 
     It does when it opens with a back-pointing word or a connective ("He", "This", "Such",
-    "However", "For instance"), has a third-person
-    pronoun anywhere (subject, object or possessive: "As a socialist committed to democracy,
-    he ...", "Truman called her ...", "their plan", "Since 2000, it has hosted") or a definite
-    kind noun that stands for the passage's subject ("Founded by Kurt Cobain ..., the band went
-    through ...", "In Mexico the river is called ..."; see :func:`_definite_reference`). A
-    reference that resolves inside the sentence ("The club moved its ground") is read as
-    pointing back too: keeping the sentence before it costs a sentence, not a false statement.
+    "However", "For instance"), has a third-person pronoun anywhere (subject, object or
+    possessive: "As a socialist committed to democracy, he ...", "Truman called her ...",
+    "their plan", "Since 2000, it has hosted") or a definite kind noun that stands for the
+    passage's subject ("Founded by Kurt Cobain ..., the band went through ...", "In Mexico the
+    river is called ..."; see :func:`_definite_reference`). A reference that resolves inside
+    the sentence ("The club moved its ground") is read as pointing back too: keeping the
+    sentence before it costs a sentence, not a false statement.
     """
     tokens = words(sentence)
     if not tokens:
@@ -245,8 +246,6 @@ def points_back(sentence: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _definite_pattern() -> re.Pattern[str]:
     """The pattern of "the" and a referring noun that introduces no name (not "the river Thames")."""
-    from halluforge.forge.kinds import kind_words
-
     nouns = sorted(REFERRING_NOUNS | {w for w in kind_words() if not w.endswith("s")}, key=len, reverse=True)
     return re.compile(rf"\b[Tt]he\s+({'|'.join(nouns)})\b(?!\s+(?:of|in|at|on|called|named|known|[A-Z]))")
 
