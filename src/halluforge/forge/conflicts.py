@@ -24,7 +24,7 @@ from halluforge.forge.restatements import (
     number_value,
     numbers_outside,
     outside,
-    outside_text,
+    passage_outside,
     spans_of,
 )
 from halluforge.text import MONTH_NAMES
@@ -36,12 +36,6 @@ _DATE = re.compile(
 )
 _PLURAL_VERB = re.compile(r"^\s*(?:are|were|have|do)\b", re.I)
 _SINGULAR_VERB = re.compile(r"^\s*(?:is|was|has|does)\b", re.I)
-
-
-@functools.lru_cache(maxsize=1024)
-def _passage_outside(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """The passage with the answer blanked out, once per passage: ``conflict`` runs per candidate."""
-    return outside_text(evidence, spans, 0, len(evidence))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -177,7 +171,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             else None
         )
     if kind.startswith("person"):
-        rest = _passage_outside(evidence, spans)
+        rest = passage_outside(evidence, spans)
         words = new.split()
         for i, name in enumerate(words):
             # the family name anywhere ("the laws of Kepler"); a given name only where it stands

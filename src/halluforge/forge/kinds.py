@@ -278,6 +278,11 @@ def asks_person(question: str) -> bool:
 _APPOSITION = re.compile(r"\b(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?([a-z][a-z-]+)\s+$", re.I)
 
 
+def _first_span(evidence: str, names: Sequence[str]) -> tuple[int, int] | None:
+    """The earliest (start, end) at which the passage writes any of ``names``, or None."""
+    return min((span for name in names for span in find_answer_spans(evidence, name)), default=None)
+
+
 def passage_role(evidence: str, names: Sequence[str]) -> str | None:
     """The role the passage gives a person in apposition before the name, or None.
 
@@ -287,10 +292,10 @@ def passage_role(evidence: str, names: Sequence[str]) -> str | None:
     A reader sees that noun next to the swapped name, so the wrong answer must fit it even when
     the question ("who developed the first polio vaccine") gives no role.
     """
-    first = min((s for name in names for s, _ in find_answer_spans(evidence, name)), default=None)
+    first = _first_span(evidence, names)
     if first is None:
         return None
-    match = _APPOSITION.search(evidence[max(0, first - 80) : first])
+    match = _APPOSITION.search(evidence[max(0, first[0] - 80) : first[0]])
     if match is None or not match.group(1).islower():
         return None
     return question_role(match.group(1))
@@ -400,7 +405,7 @@ def passage_kind(kind: Kind, evidence: str, names: Sequence[str], question: str 
       whose members the lexicon may know; a group it does not know has no members, so no
       donor passes and the seed case is skipped with the reason (a giraffe is no cat).
     """
-    first = min((span for name in names for span in find_answer_spans(evidence, name)), default=None)
+    first = _first_span(evidence, names)
     if first is None or kind.startswith(("person", "date", "number")):
         return kind
     start, end = first

@@ -372,6 +372,12 @@ def outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: i
     return "".join(chars)
 
 
+@functools.lru_cache(maxsize=1024)
+def passage_outside(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """The whole passage with the answer blanked out, once per passage (conflicts run per candidate)."""
+    return outside_text(evidence, spans, 0, len(evidence))
+
+
 _CAPITALISED_AFTER = re.compile(r"^[ \t]+([A-Z][\w'’-]*)")
 
 
@@ -471,7 +477,7 @@ def _derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) ->
     years = [int(y) for y in _YEARS.findall(gold)]
     if not years:
         return None
-    blanked = outside_text(evidence, spans, 0, len(evidence))
+    blanked = passage_outside(evidence, tuple(spans))
     for duration in _DURATION.finditer(blanked):
         length = number_value(duration.group(1))
         if not length or length >= 1000:
@@ -500,7 +506,8 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
     The passage restates the answer in a form that span replacement leaves behind and that
     no wrong answer could agree with (see the module docstring). A date counts only when the
     passage gives it as an offset of another ("Two years later"); its order against the
-    passage's other dates is left to :func:`conflict`, which depends on the wrong answer.
+    passage's other dates is left to :func:`halluforge.forge.conflicts.conflict`, which depends
+    on the wrong answer.
     A number is also restated by a name in the ``question`` or in the answer's sentence that
     states it ("how many sides does a hexagon have").
     """
@@ -530,6 +537,7 @@ __all__ = [
     "numbers_outside",
     "outside",
     "outside_text",
+    "passage_outside",
     "restatement",
     "spans_of",
     "written_forms",
