@@ -55,13 +55,12 @@ from halluforge.forge.enrich_text import (
     check_summary,
     clean_text,
     extractive_merge,
+    extractive_summary,
     fallback_support,
     has_answer,
     jaccard,
-    join_sentences,
     match_support,
     norm,
-    relevant_sentences,
     split_sentences,
     strip_reply,
 )
@@ -418,7 +417,7 @@ class ContextEnrich(Generator):
             ctx, template, "summarize_prompt", validate, count=len(passages), passages=listing
         )
         if step.text is None:
-            step.text = join_sentences(relevant_sentences(question, passages))
+            step.text = extractive_summary(question, passages)
             step.provenance.method = "relevant_sentences"
         self._record(step, seen)
         return step
@@ -461,7 +460,7 @@ class ContextEnrich(Generator):
         """
         chosen = {"outcome": "extractive", "sentences": 0, "dropped": {}}
         summary = _Step(
-            join_sentences(relevant_sentences(question, passages)),
+            extractive_summary(question, passages),
             FieldProvenance(path="fallback", method="relevant_sentences"),
             dict(chosen),
         )

@@ -330,6 +330,11 @@ def relevant_sentences(question: str, passages: Sequence[Passage], n: int = EXTR
     return [texts[i] for i in sorted(chosen)]
 
 
+def extractive_summary(question: str, passages: Sequence[Passage]) -> str:
+    """Fallback summary: the most question-relevant retrieved sentences, each ended with a full stop."""
+    return join_sentences(relevant_sentences(question, passages))
+
+
 def extractive_merge(support: str, question: str, passages: Sequence[Passage]) -> str:
     """Fallback merge: the supporting sentence, then the most question-relevant retrieved sentences.
 

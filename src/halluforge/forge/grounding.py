@@ -144,16 +144,17 @@ def _inner_names(text: str) -> set[str]:
     return {w for t in _WORD_START.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
 
 
-def _with_antecedents(texts: Sequence[str]) -> list[frozenset[str]]:
+def _with_antecedents(split_texts: Sequence[Sequence[str]]) -> list[frozenset[str]]:
     """Each source sentence's words and numbers, with its predecessor's when it points back.
 
-    "In 1909 she became the first woman to win the Nobel Prize" is about the "Selma Lagerlöf"
-    of the sentence before it, so a merge may put that name and that year in one sentence.
+    ``split_texts`` holds each source text's sentences. "In 1909 she became the first woman to
+    win the Nobel Prize" is about the "Selma Lagerlöf" of the sentence before it, so a merge
+    may put that name and that year in one sentence.
     """
     found: list[frozenset[str]] = []
-    for text in texts:
+    for text_sentences in split_texts:
         previous: frozenset[str] = frozenset()
-        for sentence in split_sentences(text):
+        for sentence in text_sentences:
             own = frozenset(words(sentence)) | _numbers(sentence)
             found.append(own | previous if points_back(sentence) else own)
             previous = own
@@ -203,7 +204,8 @@ class Sources:
         cls, texts: Sequence[str], instructions: Sequence[str] = (), titles: Sequence[str] = ()
     ) -> Sources:
         """Index ``texts`` (split with the family's sentence splitter), the instructions and titles."""
-        sentences = tuple(s for text in texts for s in split_sentences(text))
+        split_texts = [split_sentences(text) for text in texts]
+        sentences = tuple(s for text_sentences in split_texts for s in text_sentences)
         all_words = [words(text) for text in texts]
         source_grams = {g for tokens in all_words for g in _grams(tokens, PHRASE_WORDS)}
         repeated = {
@@ -218,7 +220,7 @@ class Sources:
             instruction_grams=frozenset(instruction_grams - source_grams),
             source_grams=frozenset(source_grams),
             repeated_grams=frozenset(repeated),
-            tokens=tuple(_with_antecedents(texts)),
+            tokens=tuple(_with_antecedents(split_texts)),
             proper=frozenset(w for s in sentences for w in _inner_names(s)),
             titles=frozenset(t for t in (norm(title) for title in titles) if t),
         )
