@@ -181,6 +181,10 @@ PERSONAL_PRONOUNS = frozenset(
     {"he", "she", "it", "they", "him", "her", "them", "his", "hers", "its", "their", "theirs"}
     | {"himself", "herself", "itself", "themselves"}
 )
+#: pronouns of a person, by grammatical gender (a rewrite may not swap one set for the other)
+FEMININE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
+MASCULINE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
+PERSON_PRONOUNS = FEMININE_PRONOUNS | MASCULINE_PRONOUNS
 #: openers that link a sentence to the one before it ("However, ...", "For instance, ...")
 _CONNECTIVE = re.compile(
     r"^\W*(?:however|also|moreover|furthermore|therefore|thus|hence|instead|meanwhile|similarly|"
@@ -241,6 +245,31 @@ def points_back(sentence: str) -> bool:
         or _CONNECTIVE.match(sentence) is not None
         or _definite_reference(sentence)
     )
+
+
+def refers_back(sentence: str, first_is_name: bool = False) -> bool:
+    """Whether ``sentence`` leans on the one before it for whom or what it is about.
+
+    Narrower than :func:`points_back`, for text a model wrote from sources: it opens with a
+    back-pointing word ("He", "This innovation"), names its subject only by a kind ("After the
+    company's board fired him"), or has a personal pronoun (he, she) and no name at all. A
+    connective ("Meanwhile,") links without carrying a referent, and a pronoun in a sentence
+    that names someone most often means that name ("... convince himself ..., the coach, Tom
+    Coughlin, had to"). The first word counts as a name only when ``first_is_name`` (a
+    sentence's opening word is capitalised whatever it is). The extractive path keeps the
+    stricter :func:`points_back`, since an extra antecedent sentence costs it nothing false.
+    """
+    tokens = words(sentence)
+    if not tokens:
+        return False
+    if tokens[0] in BACK_POINTING or _definite_reference(sentence):
+        return True
+    names = [
+        token
+        for position, token in enumerate(_NAME.findall(sentence))
+        if token[0].isupper() and norm(token) not in STOPWORDS and (position > 0 or first_is_name)
+    ]
+    return not names and not PERSON_PRONOUNS.isdisjoint(tokens)
 
 
 @functools.lru_cache(maxsize=1)

@@ -33,7 +33,15 @@ support (the sentence says something the sources do not)
     ``not_entailed`` (an NLI model is configured and no source sentence entails it);
 reading
     ``dangling``: a kept sentence that opens with a pronoun or connective ("It", "He",
-    "However") right after a dropped one has lost what it refers to, and goes too.
+    "However") right after a dropped one has lost what it refers to, and goes too;
+    ``moved_reference``: a sentence that refers back ("He", "This innovation", "the company", a
+    pronoun in a sentence with no name; :func:`~halluforge.forge.enrich_text.refers_back`)
+    after a sentence drawn from another source text, or from later in its own: "After the
+    company's board fired him, he founded NeXT" from the Steve Jobs passage, put after a
+    sentence about Microsoft's Satya Nadella, now says Nadella founded NeXT although every word
+    is Jobs's source's;
+    ``changed_pronoun``: a sentence whose he or she is not its source's ("She is the first
+    left-wing politician to assume the presidency" where the source says he, of Mitterrand).
 
 The caller decides whether what is left still reads as text (the generator requires the
 trimmed text to pass the step's own check; otherwise the reply is rejected and, after the
@@ -64,10 +72,13 @@ from dataclasses import dataclass, field
 
 from halluforge.forge.enrich_text import (
     BACK_POINTING,
+    FEMININE_PRONOUNS,
+    MASCULINE_PRONOUNS,
     content_words,
     ends_sentence,
     norm,
     points_back,
+    refers_back,
     split_sentences,
     words,
 )
@@ -99,7 +110,10 @@ REASONS: dict[str, str] = {
     "low_overlap": "its words are not those of any source sentence",
     "not_entailed": "no source sentence entails it",
     "dangling": "refers back to a dropped sentence",
+    "moved_reference": "refers back, but follows a sentence from another source or from later in its own",
+    "changed_pronoun": "says he or she where its source says the other",
 }
+
 
 #: a sentence opening with a short label and a colon ("Yuzuru Hanyu: Yuzuru Hanyu is ...")
 _LABEL_OPEN = re.compile(r"^\W*([^:.!?\n]{1,80}?)\s*:\s+(\S.*)$", re.DOTALL)
@@ -198,6 +212,8 @@ class Sources:
     proper: frozenset[str] = field(default=frozenset(), repr=False)
     #: the passages' titles, normalised (as the prompt lists them: "Title: text")
     titles: frozenset[str] = field(default=frozenset(), repr=False)
+    #: for each source sentence, which source text it comes from (sentences are in text order)
+    origins: tuple[int, ...] = field(default=(), repr=False)
 
     @classmethod
     def of(
@@ -223,6 +239,45 @@ class Sources:
             tokens=tuple(_with_antecedents(split_texts)),
             proper=frozenset(w for s in sentences for w in _inner_names(s)),
             titles=frozenset(t for t in (norm(title) for title in titles) if t),
+            origins=tuple(n for n, text_sentences in enumerate(split_texts) for _ in text_sentences),
+        )
+
+    def refers_back(self, sentence: str) -> bool:
+        """:func:`~halluforge.forge.enrich_text.refers_back`, first word a name if a source has it inside."""
+        first = words(sentence)[:1]
+        return refers_back(sentence, first_is_name=bool(first) and first[0] in self.proper)
+
+    def matches(self, sentence: str, min_recall: float = MIN_RECALL) -> list[int]:
+        """Indices of the source sentences that support ``sentence`` (recall at least ``min_recall``).
+
+        A fact said in two sources (a passage and the summary made from it) matches both; with
+        none above the threshold, the best one stands for the sentence's source.
+        """
+        wanted = _content(sentence)
+        scores = [recall(wanted, content) for content in self.contents]
+        found = [i for i, score in enumerate(scores) if score >= min_recall]
+        return found or ([max(range(len(scores)), key=scores.__getitem__)] if scores else [])
+
+    def follows(self, sentence: str, previous: str, min_recall: float = MIN_RECALL) -> bool:
+        """Whether ``previous`` can stand before ``sentence``: both drawn from one source text, in order.
+
+        A sentence that refers back ("he", "the company") is read against the sentence before
+        it; it keeps its source's meaning only when that sentence comes from the same source
+        text, at or before its own source sentence.
+        """
+        mine, theirs = self.matches(sentence, min_recall), self.matches(previous, min_recall)
+        return any(self.origins[j] == self.origins[i] and j <= i for i in mine for j in theirs)
+
+    def changes_pronoun(self, sentence: str, min_recall: float = MIN_RECALL) -> bool:
+        """Whether ``sentence`` says he or she where its sources (with antecedents) say only the other."""
+        tokens = set(words(sentence))
+        said = frozenset().union(*(self.tokens[i] for i in self.matches(sentence, min_recall)))
+        return any(
+            tokens & one and not said & one and said & other
+            for one, other in (
+                (FEMININE_PRONOUNS, MASCULINE_PRONOUNS),
+                (MASCULINE_PRONOUNS, FEMININE_PRONOUNS),
+            )
         )
 
     def best(self, sentence: str, n: int = 1) -> list[tuple[float, str]]:
@@ -379,6 +434,8 @@ def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple
         return "mixed_sources", score
     if score < min_recall:
         return "low_overlap", score
+    if sources.changes_pronoun(sentence, min_recall):
+        return "changed_pronoun", score
     return "", score
 
 
@@ -412,6 +469,14 @@ def ground(
         opener = words(sentence)[:1]
         if not reason and checks and not checks[-1].kept and opener and opener[0] in BACK_POINTING:
             reason = "dangling"
+        kept = [c.sentence for c in checks if c.kept]
+        if (
+            not reason
+            and kept
+            and sources.refers_back(sentence)
+            and not sources.follows(sentence, kept[-1], min_recall)
+        ):
+            reason = "moved_reference"
         checks.append(SentenceCheck(sentence, reason, round(score, 3)))
     return Grounding(tuple(checks))
 

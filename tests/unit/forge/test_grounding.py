@@ -210,6 +210,44 @@ def test_incomplete_sentence_and_dangling_reference(sources: Sources) -> None:
     assert verdict.summary() == "2 of 3 sentences dropped (1 dangling, 1 unsupported_name)"
 
 
+# the support sentence, then two passages: a pronoun's sentence must follow its own passage's
+MOVED = [
+    "The job cuts are about 5% of the workforce, according to Microsoft chief executive Satya Nadella.",
+    "Steve Jobs co-founded Apple in 1976. After the company's board fired him in 1985, he founded NeXT. "
+    "He returned to Apple in 1997.",
+    "François Mitterrand was President of France from 1981 to 1995. "
+    "He was the first left-wing politician to hold the presidency under the Fifth Republic.",
+]
+
+
+def test_a_sentence_that_refers_back_must_follow_its_own_passage() -> None:
+    sources = Sources.of(MOVED)
+    jobs = "After the company's board fired him in 1985, he founded NeXT. He returned to Apple in 1997."
+    moved = f"{MOVED[0]} {jobs}"
+    assert reasons(moved, sources) == ["", "moved_reference", "dangling"]
+    # after the sentence it followed in its passage, the same sentences keep their meaning
+    kept = f"{MOVED[0]} {MOVED[1]}"
+    assert reasons(kept, sources) == ["", "", "", ""]
+    # out of order within one passage is moved too: "he" would precede who he is
+    assert (
+        reasons(f"{MOVED[0]} He returned to Apple in 1997. Steve Jobs co-founded Apple in 1976.", sources)[1]
+        == "moved_reference"
+    )
+    # a sentence that names someone reads its pronouns as that name's, wherever it stands
+    text = f"{MOVED[0]} François Mitterrand was President of France from 1981 to 1995."
+    assert reasons(text, sources) == ["", ""]
+
+
+def test_a_pronoun_of_the_other_gender_than_the_sources_is_dropped() -> None:
+    sources = Sources.of(MOVED)
+    text = (
+        "François Mitterrand was President of France from 1981 to 1995. "
+        "She was the first left-wing politician to hold the presidency under the Fifth Republic."
+    )
+    assert reasons(text, sources) == ["", "changed_pronoun"]
+    assert reasons(text.replace("She was", "He was"), sources) == ["", ""]
+
+
 def test_every_reason_is_documented(sources: Sources) -> None:
     texts = [
         "In 1903, Selma Lagerlöf won.",
@@ -217,6 +255,7 @@ def test_every_reason_is_documented(sources: Sources) -> None:
         "She was a brilliant and courageous leader.",
         "Text 1: a line.",
         "Yuri Gagarin was a Soviet pilot. Yuri Gagarin was a Soviet pilot.",
+        f"{MOVED[0]} After the board fired him in 1985, he founded NeXT.",
     ]
     seen = {c.reason for text in texts for c in ground(text, sources).checks if c.reason}
     assert seen <= set(REASONS)
