@@ -88,7 +88,7 @@ from halluforge.forge.kinds import (
     wants_female,
     years_close,
 )
-from halluforge.forge.restatements import restatement, written_forms
+from halluforge.forge.restatements import number_value, restatement, spell_number, written_forms
 from halluforge.forge.validate import (
     Check,
     answer_shape,
@@ -99,6 +99,7 @@ from halluforge.forge.validate import (
     parse_answer,
     parse_passage,
     perturb_answer,
+    perturbable,
     shift_year,
     similarity,
     span_replace,
@@ -427,8 +428,13 @@ class AnswerSwap(Generator):
         if kind in ("date", "number"):
             # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
             base = next(iter(written_forms(evidence, gold)), gold[0]) if kind == "date" else gold[0]
+            # a number in words the shift cannot write ("eighteen") is shifted as digits, then spelled
+            value = None if kind == "date" or perturbable(base) else number_value(base)
+            digits = str(int(value)) if value is not None and value.is_integer() else None
             for _ in range(_PERTURB_DRAWS):
-                perturbed = perturb_answer(base, cast(AnswerType, kind), rng)
+                perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
+                if digits is not None and perturbed is not None:
+                    perturbed = spell_number(int(perturbed))
                 if perturbed is not None and accept(perturbed) is not None and kind == "date":
                     perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
                 if perturbed is not None and accept(perturbed) is None:

@@ -144,6 +144,9 @@ _GENERIC = frozenset(
         *("former", "vice", "airline", "airlines", "airways", "station"),
         *("games", "cup", "championship", "league", "club", "team", "award", "prize", "space", "town"),
         *("province", "county", "peak", "volcano", "channel", "brand", "firm", "agency"),
+        # adjectives of many names ("Black Forest" and "Black Sea", "Upper Nile" and "Upper Egypt")
+        *("black", "white", "red", "blue", "green", "yellow", "golden", "grand", "little", "upper"),
+        *("lower", "central", "middle", "northern", "southern", "eastern", "western", "royal", "holy"),
     )
 )
 
@@ -152,6 +155,16 @@ _GENERIC = frozenset(
 def _generic() -> frozenset[str]:
     """Name words that do not tell one thing from another: the above and every kind or role word."""
     return _GENERIC | kind_words()
+
+
+def spell_number(value: int) -> str | None:
+    """A whole number under 100 in English words (27 -> "twenty-seven"), or None."""
+    if value in _UNITS.values():
+        return next(word for word, n in _UNITS.items() if n == value)
+    if not 0 < value < 100:
+        return None
+    tens = next(word for word, n in _TENS.items() if n == value - value % 10)
+    return tens if value % 10 == 0 else f"{tens}-{spell_number(value % 10)}"
 
 
 def number_value(text: str) -> float | None:
@@ -198,9 +211,25 @@ def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= s or start >= e for s, e in spans)
 
 
+#: an era after a number ("356 BC", "14 CE") or before it ("AD 79") makes the number a year
+_ERA_AFTER = re.compile(r"\s*(?:BCE?|CE|AD)\b")
+_ERA_BEFORE = re.compile(r"\bAD\s*$")
+_BC_AFTER = re.compile(r"\s*BCE?\b")
+
+
 def _is_year(match: re.Match[str]) -> bool:
+    """A year: four digits from 1000 to 2100, or any number with its era ("356 BC", "AD 79")."""
     text = match.group()
-    return text.isdigit() and len(text) == 4 and 1000 <= int(text) <= 2100
+    if not text.isdigit():
+        return False
+    if _ERA_AFTER.match(match.string, match.end()) or _ERA_BEFORE.search(match.string, 0, match.start()):
+        return True
+    return len(text) == 4 and 1000 <= int(text) <= 2100
+
+
+def _year_value(match: re.Match[str], value: float) -> float:
+    """A year on one time line: years BC count down from zero ("356 BC" is -356)."""
+    return -value if _BC_AFTER.match(match.string, match.end()) else value
 
 
 def numbers_outside(
@@ -274,7 +303,9 @@ def _derived(
     Sum and product: two smaller numbers anywhere ("fifty-two white and thirty-six black").
     Difference: two numbers of the answer's own sentence ("varies from 9 to 21, a range of
     12"), or, for a count of years ("lasted 116 years", "at the age of 76"), two years
-    anywhere in the passage ("from 1337 to 1453"; born in 1879, died in 1955).
+    anywhere in the passage ("from 1337 to 1453"; born in 1879, died in 1955; born in 356 BC,
+    died in 323 BC). Between two years a count may be one short of their difference (an age
+    at death, a reign counted in whole years), so both values count.
     """
     small = [(v, m) for v, m in numbers if 1 < v < gold]
     for i, (a, ma) in enumerate(small):
@@ -296,9 +327,11 @@ def _derived(
         for v, m in numbers_outside(evidence, spans, years=of_years)
         if v > 0 and ((of_years and _is_year(m)) or _sentence_of(evidence, m.start()) in in_sentence)
     ]
-    for i, (a, ma) in enumerate(others):
-        for b, mb in others[i + 1 :]:
-            if abs(a - b) == gold:
+    dated = [(_year_value(m, v) if of_years and _is_year(m) else v, m) for v, m in others]
+    for i, (a, ma) in enumerate(dated):
+        for b, mb in dated[i + 1 :]:
+            whole_years = of_years and _is_year(ma) and _is_year(mb)
+            if abs(a - b) == gold or (whole_years and abs(a - b) - 1 == gold):
                 high, low = (ma, mb) if a > b else (mb, ma)
                 return f"the passage derives the answer from {high.group()!r} - {low.group()!r}"
     return None
@@ -401,20 +434,29 @@ def _stem(word: str) -> str:
     return word.lower()[: max(4, min(len(word) - 1, 6))]  # "portug" for Portuguese and Portugal
 
 
-def _echo(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+def _name_words(name: str, person: bool) -> set[str]:
+    """The words of a name that could echo it; a person's given names are shared by too many people."""
+    found = re.findall(r"[A-Za-z][\w-]*", name)
+    return set(found[1:] if person and len(found) > 1 else found)
+
+
+def _echo(
+    evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]], *, person: bool = False
+) -> str | None:
     """A word outside the answers that shares the answer's name ("milk" for Milky Way).
 
     The words of the main answer count, and those of every alias the passage writes (and the
     swap so replaces): "officially called Mount McKinley, after the president William
     McKinley" explains the alias. Kind and title words ("desert" of "Gobi Desert",
-    "president") do not name the answer.
+    "president") do not name the answer, nor, for a ``person``, a given name ("Alexander" of
+    Alexander Borodin, in a passage that also names Alexander Glazunov).
     """
-    words = set(re.findall(r"[A-Za-z][\w-]*", gold[0]))
+    words = _name_words(gold[0], person)
     short = {w.lower() for w in words if len(w) <= 3 and w[:1].isupper()} if len(words) == 1 else set()
     written = {normalize_answer(evidence[s:e]) for s, e in spans}
     for alias in gold[1:]:
         if normalize_answer(alias) in written:
-            words |= set(re.findall(r"[A-Za-z][\w-]*", alias))
+            words |= _name_words(alias, person)
     generic = _generic()
     stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
     for match in re.finditer(r"[A-Za-z][\w-]*", evidence):
@@ -527,7 +569,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         _inside_name(evidence, spans)
         or _distinct_aliases(evidence, gold, spans)
         or _named_alias(evidence, gold, spans)
-        or _echo(evidence, gold, spans)
+        or _echo(evidence, gold, spans, person=kind.startswith("person"))
     )
 
 

@@ -277,6 +277,11 @@ def _shift(value: int, answer_type: AnswerType, rng: random.Random) -> int:
     return shifted if shifted != value else value + 1
 
 
+def perturbable(answer: str) -> bool:
+    """Whether :func:`perturb_answer` can shift ``answer`` as a number (digits or one to twelve in words)."""
+    return bool(_INT_RE.search(answer) or _WORD_NUMBER_RE.search(answer))
+
+
 def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> str | None:
     """A changed date or number (another month, a shifted year or amount), or None if none applies."""
     if answer_type not in ("date", "number"):
@@ -572,6 +577,7 @@ __all__ = [
     "parse_answer",
     "parse_passage",
     "perturb_answer",
+    "perturbable",
     "shift_year",
     "short_form",
     "similarity",

@@ -164,6 +164,22 @@ async def test_a_date_that_would_cross_another_date_of_the_passage_is_not_drawn(
     assert int(case.expected[0]) < 1918
 
 
+async def test_a_number_written_in_words_is_shifted_and_spelled() -> None:
+    faroe = Example.build(
+        "how many islands make up the faroe islands",
+        ["eighteen", "18"],
+        "The Faroe Islands are a North Atlantic archipelago. The group consists of eighteen main islands.",
+        id="ex-faroe",
+    )
+    llm = mock([(PROPOSE, "banana")], default="")
+    case = await forge(faroe, context(llm, examples=[faroe]))
+    assert isinstance(case, TestCase) and case.valid
+    assert case.provenance.fields["expected"].method == "perturb"
+    new = case.expected[0]
+    assert new.isalpha() and new.islower() and new != "eighteen"  # one word, as the passage writes it
+    assert f"consists of {new} main islands" in case.context
+
+
 async def test_proposal_of_the_wrong_type_or_commentary_is_rejected() -> None:
     example = Example.build(
         "in what year was the eiffel tower finished",

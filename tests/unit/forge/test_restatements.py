@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from halluforge.forge.conflicts import conflict
-from halluforge.forge.restatements import number_value, restatement
+from halluforge.forge.restatements import number_value, restatement, spell_number
 
 
 @pytest.mark.parametrize(
@@ -27,6 +27,12 @@ from halluforge.forge.restatements import number_value, restatement
 )
 def test_number_value_reads_digits_and_words(text: str, value: float | None) -> None:
     assert number_value(text) == value
+
+
+def test_spell_number_writes_what_number_value_reads() -> None:
+    assert [spell_number(n) for n in (0, 9, 18, 40, 27)] == ["zero", "nine", "eighteen", "forty", "twenty-seven"]
+    assert all(number_value(spell_number(n) or "") == n for n in range(100))
+    assert spell_number(100) is None and spell_number(-3) is None
 
 
 @pytest.mark.parametrize(
@@ -99,6 +105,14 @@ def test_a_name_the_passage_explains_is_a_restatement(evidence: str, gold: list[
         ("The femur is the longest bone in the body.", ["femur", "thigh bone"], "thing:bone"),
         ("Its symbol, Au, is used in chemistry. August is the month.", ["Au"], "thing:chemical symbol"),
         ("The World Bank lends money to the world's poorer states.", ["World Bank"], "thing:organisation"),
+        # an adjective of many names is no echo
+        ("The Danube rises in the Black Forest and ends in the Black Sea.", ["Black Sea"], "place:sea"),
+        # nor is a person's given name, which another person of the passage shares
+        (
+            "Prince Igor is an opera by Alexander Borodin, completed by Alexander Glazunov.",
+            ["Alexander Borodin", "Borodin"],
+            "person:composer",
+        ),
     ],
 )
 def test_kind_nouns_and_common_name_words_are_no_echo(evidence: str, gold: list[str], kind: str) -> None:
@@ -257,6 +271,9 @@ def test_a_person_sharing_a_name_the_passage_gives_is_no_wrong_answer() -> None:
         # a count of years that two years of the passage are apart, anywhere in it
         ("The siege lasted 40 years, from 1600 to 1640, and ended in a treaty.", ["40"], "'1640' - '1600'"),
         ("The poet was born in 1812. She died in 1870 at the age of 58.", ["58"], "'1870' - '1812'"),
+        # one year short of the difference (an age before the birthday), and years BC and AD
+        ("The king was born in 356 BC and died in June 323 BC at the age of 32.", ["32"], "'323' - '356'"),
+        ("Augustus ruled for 40 years, from 27 BC until his death in AD 14.", ["40"], "'14' - '27'"),
         # two numbers of the answer's own sentence
         ("Its depth varies from 9 to 21 metres, a range of 12 metres.", ["12"], "'21' - '9'"),
     ],
@@ -272,7 +289,7 @@ def test_a_count_that_is_a_difference_is_a_restatement(evidence: str, gold: list
         # 40 is no count of years here: two years of the passage being 40 apart is chance
         ("The team had 40 players in 1600. By 1640 the club had moved.", ["40"]),
         # a count of years, but the years differ by another amount
-        ("The siege lasted 40 years, from 1600 to 1641, and ended in a treaty.", ["40"]),
+        ("The siege lasted 40 years, from 1600 to 1643, and ended in a treaty.", ["40"]),
         # two numbers 12 apart, but in another sentence than the answer
         ("The lake has 12 islands. Its depth varies from 9 to 21 metres.", ["12"]),
     ],
