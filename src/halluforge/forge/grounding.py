@@ -469,12 +469,12 @@ def ground(
         opener = words(sentence)[:1]
         if not reason and checks and not checks[-1].kept and opener and opener[0] in BACK_POINTING:
             reason = "dangling"
-        kept = [c.sentence for c in checks if c.kept]
+        previous = next((c.sentence for c in reversed(checks) if c.kept), None)
         if (
             not reason
-            and kept
+            and previous is not None
             and sources.refers_back(sentence)
-            and not sources.follows(sentence, kept[-1], min_recall)
+            and not sources.follows(sentence, previous, min_recall)
         ):
             reason = "moved_reference"
         checks.append(SentenceCheck(sentence, reason, round(score, 3)))
