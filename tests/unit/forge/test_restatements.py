@@ -30,7 +30,8 @@ def test_number_value_reads_digits_and_words(text: str, value: float | None) -> 
 
 
 def test_spell_number_writes_what_number_value_reads() -> None:
-    assert [spell_number(n) for n in (0, 9, 18, 40, 27)] == ["zero", "nine", "eighteen", "forty", "twenty-seven"]
+    spelled = ["zero", "nine", "eighteen", "forty", "twenty-seven"]
+    assert [spell_number(n) for n in (0, 9, 18, 40, 27)] == spelled
     assert all(number_value(spell_number(n) or "") == n for n in range(100))
     assert spell_number(100) is None and spell_number(-3) is None
 
