@@ -206,7 +206,8 @@ REFERRING_NOUNS = frozenset(
 )
 
 _CLOSED = re.compile(r"[.!?][\"'”’)\]]*$")
-_NAME = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
+#: a word as written, from its first letter on ("O'Brien", "U.S.", "Rimsky-Korsakov"): name candidates
+WORD_TOKEN = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
 
 
 def ends_sentence(text: str) -> bool:
@@ -266,7 +267,7 @@ def refers_back(sentence: str, first_is_name: bool = False) -> bool:
         return True
     names = [
         token
-        for position, token in enumerate(_NAME.findall(sentence))
+        for position, token in enumerate(WORD_TOKEN.findall(sentence))
         if token[0].isupper() and norm(token) not in STOPWORDS and (position > 0 or first_is_name)
     ]
     return not names and not PERSON_PRONOUNS.isdisjoint(tokens)
@@ -298,7 +299,7 @@ def _names_its_subject(sentence: str) -> bool:
     the Saint Lawrence") refers to the passage's title, which the new text does not carry.
     """
     definite = _definite_pattern().search(sentence)
-    tokens = _NAME.findall(sentence[: definite.start()] if definite else sentence)
+    tokens = WORD_TOKEN.findall(sentence[: definite.start()] if definite else sentence)
     if not tokens or norm(tokens[0]) in BACK_POINTING | PERSONAL_PRONOUNS:
         return False
     for token in tokens:

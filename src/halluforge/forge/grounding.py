@@ -74,6 +74,7 @@ from halluforge.forge.enrich_text import (
     BACK_POINTING,
     FEMININE_PRONOUNS,
     MASCULINE_PRONOUNS,
+    WORD_TOKEN,
     content_words,
     ends_sentence,
     norm,
@@ -131,7 +132,6 @@ _PROMPT_LABEL = re.compile(
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_WORD_START = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
 
 
 def _stem(word: str) -> str:
@@ -150,12 +150,12 @@ def _content(text: str) -> set[str]:
 
 def _names(text: str) -> set[str]:
     """Lowercased capitalised words that are not stopwords (names, roughly, first word included)."""
-    return {w for t in _WORD_START.findall(text) if t[0].isupper() for w in words(t) if w not in _STOP}
+    return {w for t in WORD_TOKEN.findall(text) if t[0].isupper() for w in words(t) if w not in _STOP}
 
 
 def _inner_names(text: str) -> set[str]:
     """Lowercased words of the capitalised tokens after the first (names, without the sentence opener)."""
-    return {w for t in _WORD_START.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
+    return {w for t in WORD_TOKEN.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
 
 
 def _with_antecedents(split_texts: Sequence[Sequence[str]]) -> list[frozenset[str]]:
@@ -316,7 +316,7 @@ class Sources:
         subject, so they must come together from one source sentence. The first word counts as
         a name when some source capitalises it inside a sentence; words of one letter do not.
         """
-        tokens = _WORD_START.findall(sentence)
+        tokens = WORD_TOKEN.findall(sentence)
         first = [w for w in words(tokens[0]) if w in self.proper and w not in _STOP] if tokens else []
         wanted = _inner_names(sentence) - _STOP | set(first) | _numbers(sentence)
         return len(wanted) < 2 or any(wanted <= source for source in self.tokens)
@@ -426,7 +426,7 @@ def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple
     mine = _numbers(sentence)
     if mine and not any(mine <= source for source in numbers):
         return "unsupported_number", score
-    names = [w for w in _WORD_START.findall(sentence)[1:] if w[0].isupper()]
+    names = [w for w in WORD_TOKEN.findall(sentence)[1:] if w[0].isupper()]
     for name in names:
         if any(len(w) > 1 and w not in sources.vocabulary for w in words(name)):
             return "unsupported_name", score
