@@ -23,7 +23,7 @@ import time
 from halluforge.config import DataSource, FilterConfig
 from halluforge.data.bundled import load_bundled
 from halluforge.data.filters import apply_filters
-from halluforge.forge.donors import build_kind_pool, build_neighbours, minilm_encoder
+from halluforge.families.shared.donors import build_kind_pool, build_neighbours, minilm_encoder
 
 
 def main() -> None:

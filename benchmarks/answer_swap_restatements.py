@@ -3,7 +3,7 @@
 Two parts, on the bundled sample (115 examples), no generator model (every wrong answer from the
 fallbacks, the path where the checks run most often per seed case):
 
-1. **checks**: forging every example with the checks of ``forge/restatements.py`` (a passage that
+1. **checks**: forging every example with the checks of ``families/shared/restatements.py`` (a passage that
    restates its answer is skipped; a date or noun that contradicts the passage is not drawn; an
    LLM rewrite must keep every word) against the same forging with those checks replaced by
    no-ops. A skipped seed case also saves its generator-model calls in the main job; that saving
@@ -32,10 +32,10 @@ from unittest import mock
 from halluforge.config import DataSource, FilterConfig
 from halluforge.data.bundled import load_bundled
 from halluforge.data.filters import apply_filters
-from halluforge.forge.answer_swap import AnswerSwap
+from halluforge.families.answer_swap.generator import AnswerSwap
+from halluforge.families.shared.donors import build_kind_pool, build_neighbours, example_kind
+from halluforge.families.shared.restatements import restatement
 from halluforge.forge.base import ForgeContext
-from halluforge.forge.donors import build_kind_pool, build_neighbours, example_kind
-from halluforge.forge.restatements import restatement
 from halluforge.records import Example, TestCase
 
 
@@ -56,9 +56,9 @@ def _timed(examples: list[Example], repeats: int, checks: bool) -> tuple[float, 
             seconds, cases = asyncio.run(_forge_all(examples))
         else:
             with (
-                mock.patch("halluforge.forge.answer_swap.restatement", lambda *a: None),
-                mock.patch("halluforge.forge.answer_swap.conflict", lambda *a: None),
-                mock.patch("halluforge.forge.answer_swap.check_kept", lambda *a: (True, "")),
+                mock.patch("halluforge.families.answer_swap.generator.restatement", lambda *a: None),
+                mock.patch("halluforge.families.answer_swap.generator.conflict", lambda *a: None),
+                mock.patch("halluforge.families.answer_swap.generator.check_kept", lambda *a: (True, "")),
             ):
                 seconds, cases = asyncio.run(_forge_all(examples))
         times.append(seconds)

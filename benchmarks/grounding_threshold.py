@@ -36,8 +36,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from halluforge.forge.enrich_text import check_merge, clean_text, has_answer, split_sentences
-from halluforge.forge.grounding import MIN_RECALL, Sources, ground, instructions_of
+from halluforge.families.context_enrich.enrich_text import (
+    check_merge,
+    clean_text,
+    has_answer,
+    split_sentences,
+)
+from halluforge.families.context_enrich.grounding import MIN_RECALL, Sources, ground, instructions_of
 from halluforge.prompts import load_template
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -43,9 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.backends import ResponseCache, default_cache_path, open_backend
+from halluforge.families.context_enrich.enrich_text import clean_text, norm
+from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions
 from halluforge.forge.base import ForgeContext
-from halluforge.forge.context_enrich import ContextEnrich, ContextEnrichOptions
-from halluforge.forge.enrich_text import clean_text, norm
 from halluforge.records import Example, SeedCase, Skip, TestCase
 
 ROOT = Path(__file__).resolve().parents[1]

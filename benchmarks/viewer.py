@@ -29,7 +29,7 @@ from statistics import median
 
 import httpx
 
-from halluforge.families import FAMILIES
+from halluforge.family import FAMILIES
 from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import (
     Edit,

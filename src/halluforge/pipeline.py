@@ -22,8 +22,8 @@ from halluforge.backends import ResponseCache, default_cache_path
 from halluforge.config import RunConfig
 from halluforge.errors import ConfigError, RunFailedError
 from halluforge.executor import Executor, LocalExecutor
-from halluforge.families import FAMILIES, Family
 from halluforge.families.original import NAME as ORIGINAL
+from halluforge.family import FAMILIES, Family
 from halluforge.forge.base import Generator
 from halluforge.manifest import write_manifest
 from halluforge.records import TestCase

@@ -87,7 +87,7 @@ def check_resume(config: RunConfig) -> None:
 def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
     """Settings, families and their options, backends named in ``backends``; returns the generators."""
     from halluforge.backends import BACKENDS, check_decoding
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
     from halluforge.settings import SETTINGS, check_settings
 
     for index, name in enumerate(config.answer.settings):
@@ -122,7 +122,7 @@ def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
 def _check_data(out: _Collector, config: RunConfig) -> None:
     """Every data source: loader name and options, ready-made family, and one full read."""
     from halluforge.data import LOADER_OPTIONS, LOADERS
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
     from halluforge.stages.load import read_source
 
     for index, source in enumerate(config.data):
@@ -169,7 +169,7 @@ def _check_address(out: _Collector, config: RunConfig, key: str, address: str) -
 
 def _check_scores(out: _Collector, config: RunConfig) -> None:
     """Metric names, the options given per metric, and each scorer's own option check."""
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
     from halluforge.metrics import SCORERS
     from halluforge.metrics.layer import METRICS
 

@@ -19,7 +19,7 @@ from halluforge.metrics.match import is_exact
 from halluforge.prompts import load_template
 from halluforge.records import Completion, Example, Message, Request, SeedCase, stable_id
 from halluforge.runner import ProgressHook
-from halluforge.text import contains_answer
+from halluforge.textkit.answers import contains_answer
 
 SELECT_TEMPLATES = ("select/closed_book", "select/open_book")
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from halluforge.families import FAMILIES, CaseMetadata
+from halluforge.family import FAMILIES, CaseMetadata
 from halluforge.forge.base import ForgeContext, Generator
 from halluforge.metrics import SCORERS
 from halluforge.metrics.layer import METRICS

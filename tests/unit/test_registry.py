@@ -29,7 +29,7 @@ def test_register_object_and_names_sorted() -> None:
 def test_every_builtin_registry_entry_imports() -> None:
     from halluforge.backends import BACKENDS
     from halluforge.data import LOADERS
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
     from halluforge.metrics import SCORERS
     from halluforge.metrics.layer import METRICS
     from halluforge.settings import SETTINGS

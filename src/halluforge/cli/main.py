@@ -22,7 +22,7 @@ from halluforge.errors import HalluforgeError
 #: command-group modules; each defines add_parser(subparsers)
 COMMAND_MODULES = (
     "halluforge.cli.run",
-    "halluforge.cli.judge",
+    "halluforge.families.invite.cli",
     "halluforge.cli.index",
     "halluforge.cli.export",
     "halluforge.cli.view",

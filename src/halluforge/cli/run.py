@@ -175,7 +175,7 @@ def resolved_view(config: Any) -> dict[str, Any]:
     wrappers apply, plus the options given for it.
     """
     from halluforge.backends import ModelSpec, split_options
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
 
     data: dict[str, Any] = config.model_dump(mode="json")
     for name, options in config.families.items():
@@ -195,7 +195,7 @@ def handle_list(args: argparse.Namespace) -> int:
     """Print the names registered for one kind of component."""
     from halluforge.backends import BACKENDS
     from halluforge.data import LOADERS
-    from halluforge.families import FAMILIES
+    from halluforge.family import FAMILIES
     from halluforge.metrics import SCORERS
     from halluforge.metrics.layer import METRICS
     from halluforge.settings import SETTINGS

@@ -29,7 +29,7 @@ LOADERS: Registry[Loader] = Registry(
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
         "obscureqa": "halluforge.data.quiz:load_obscureqa",
         "hotpotqa": "halluforge.data.quiz:load_hotpotqa",
-        "rgb": "halluforge.data.rgb:load_rgb",
+        "rgb": "halluforge.families.counterfactual.rgb:load_rgb",
     },
 )
 

@@ -1,20 +1,8 @@
-"""Families: one registered :class:`Family` spec per kind of forged test case.
+"""The built-in families, one package each: spec, generator, rules, scorers, report section, prompts.
 
-:data:`FAMILIES` maps names to specs (lazily imported; third-party packages add theirs through
-the ``halluforge.families`` entry-point group). Each built-in family has its own module here;
-see ``docs/design.md`` ("How to add a family").
+Each package's ``__init__`` holds its :class:`~halluforge.family.Family` spec (light: no heavy
+imports), registered once in :data:`halluforge.family.FAMILIES`; everything else the family
+needs lives beside it. Code that several families use (the donor pool, span replacement,
+answer kinds, the plausibility checks) is in :mod:`halluforge.families.shared`. Nothing outside
+a family's package names it. See ``docs/design.md`` ("How to add a family").
 """
-
-from __future__ import annotations
-
-from halluforge.families.spec import (
-    FAMILIES,
-    CaseMetadata,
-    Family,
-    FollowHook,
-    PlanHook,
-    family,
-    known_family,
-)
-
-__all__ = ["FAMILIES", "CaseMetadata", "Family", "FollowHook", "PlanHook", "family", "known_family"]

@@ -261,9 +261,9 @@ METRICS: Registry[type[Metric]] = Registry(
     {
         "norm_entail": "halluforge.metrics.layer:NormalizedEntailment",
         "both_variants": "halluforge.metrics.layer:BothVariants",
-        "score_t": "halluforge.metrics.claims:ScoreT",
-        "m_rate": "halluforge.metrics.recall:MisleadingRate",
-        "r_rate": "halluforge.metrics.recall:ReappearanceRate",
+        "score_t": "halluforge.families.claims.metrics:ScoreT",
+        "m_rate": "halluforge.families.counterfactual.metrics:MisleadingRate",
+        "r_rate": "halluforge.families.counterfactual.metrics:ReappearanceRate",
     },
 )
 

@@ -9,7 +9,7 @@ next to entailment accuracy:
 - ``hit``: 1 when an expected answer occurs in the response as whole tokens (the lenient
   "answer appears in the output" check, useful because chat models answer in sentences).
 
-Normalisation is SQuAD's (:func:`halluforge.text.normalize_answer`: lowercase, drop
+Normalisation is SQuAD's (:func:`halluforge.textkit.answers.normalize_answer`: lowercase, drop
 punctuation and the articles a/an/the, collapse spaces). EM and F1 take the best value over
 all expected answers (aliases). Chat models often open with "Answer:" or "The answer is",
 which would make every such response an EM miss though the answer itself is exact, so EM and
@@ -27,7 +27,7 @@ from collections import Counter
 
 from halluforge.metrics.base import Scorer, ScoreValue
 from halluforge.records import Response, TestCase
-from halluforge.text import contains_answer, normalize_answer
+from halluforge.textkit.answers import contains_answer, normalize_answer
 
 #: lead-ins a chat model puts before its answer; stripped repeatedly from the start
 _LEAD_IN = re.compile(

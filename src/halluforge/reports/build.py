@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from halluforge.families import Family
+from halluforge.families.claims.report import claims_blocks
+from halluforge.families.invite.report import invite_blocks
+from halluforge.family import Family
 from halluforge.metrics.layer import Joined
 from halluforge.reports.analyses import analyses_section
-from halluforge.reports.claims import claims_blocks
-from halluforge.reports.invite import invite_blocks
 from halluforge.reports.model import Paragraph, Report, Section, Table
 from halluforge.reports.summary import Summary
 from halluforge.reports.tables import count_tables, family_table
@@ -73,7 +73,7 @@ def _claims(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list
 
 
 def _recall(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list[Paragraph | Table]:
-    from halluforge.reports.recall import recall_blocks
+    from halluforge.families.counterfactual.report import recall_blocks
 
     return recall_blocks(inputs.joined, families, n_boot=inputs.n_boot, seed=inputs.seed)
 

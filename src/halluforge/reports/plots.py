@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from halluforge.errors import ConfigError
-from halluforge.families import Family
+from halluforge.family import Family
 from halluforge.metrics.layer import Joined, aggregate, category_of
 from halluforge.reports.summary import Summary
 from halluforge.reports.tables import metric_label, order_metrics

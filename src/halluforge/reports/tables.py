@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from halluforge.families import Family
+from halluforge.family import Family
 from halluforge.reports.model import Table, aligned
 from halluforge.reports.summary import Summary, SummaryRow
 from halluforge.settings import FEW_SHOT, SETTINGS, ZERO_SHOT

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from halluforge.backends import check_decoding
-from halluforge.families import Family
+from halluforge.family import Family
 from halluforge.metrics import SCORERS
 from halluforge.records import Completion, Message, Request, Response, TestCase, stable_id
 from halluforge.settings import REPLY_SLOT, Demo, Plan, Turn, answer_turn, few_shot_pool, pick_demos, setting

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from halluforge.backends import Backend, ModelSpec, ResponseCache, open_backend
 from halluforge.config import RunConfig
 from halluforge.executor import Executor
-from halluforge.families import Family
+from halluforge.family import Family
 from halluforge.forge.base import Generator
 from halluforge.runner import RunnerStats
 from halluforge.store import RunStore

@@ -16,8 +16,8 @@ from typing import Any
 from halluforge.backends.cache import default_cache_path
 from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
-from halluforge.families import Family
 from halluforge.families.original import NAME as ORIGINAL
+from halluforge.family import Family
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator
 from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
 from halluforge.stages.context import RunContext, StageCounts

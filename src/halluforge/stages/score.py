@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from halluforge.families import Family
+from halluforge.family import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
 from halluforge.metrics.layer import METRICS, Joined, derive_order
 from halluforge.records import Response, Score, TestCase, id_maker

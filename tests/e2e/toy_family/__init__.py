@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from halluforge.families import FAMILIES, CaseMetadata, Family
+from halluforge.family import FAMILIES, CaseMetadata, Family
 from halluforge.forge.base import ForgeContext, Generator
 from halluforge.metrics import SCORERS, Scorer, ScoreValue
 from halluforge.prompts import load_template

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from halluforge.config import DataSource
 from halluforge.data.bundled import BUNDLED_FILES, load_bundled
-from halluforge.forge.invalid_date import InvalidDate, InvalidDateOptions
+from halluforge.families.invite.invalid_date import InvalidDate, InvalidDateOptions
 from halluforge.records import Example, TestCase
 
 

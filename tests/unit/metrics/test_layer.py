@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from halluforge.families import FAMILIES
+from halluforge.family import FAMILIES
 from halluforge.metrics.layer import (
     METRICS,
     BothVariants,

@@ -7,7 +7,7 @@ import re
 import pytest
 from rich.console import Console
 
-from halluforge.families import FAMILIES, Family
+from halluforge.family import FAMILIES, Family
 from halluforge.metrics.layer import Joined
 from halluforge.reports.build import ReportInputs, build_report
 from halluforge.reports.console import print_report

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from halluforge.errors import DataError
-from halluforge.families import FAMILIES, Family
+from halluforge.family import FAMILIES, Family
 from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import Score
 from halluforge.reports.build import SECTIONS, ReportInputs, build_report

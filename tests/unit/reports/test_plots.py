@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from halluforge.families import FAMILIES
+from halluforge.family import FAMILIES
 from halluforge.metrics.layer import Joined
 from halluforge.records import Score, TestCase
 from halluforge.reports.plots import drop_plot, invite_rates, position_lines, setting_bars, transfer_heatmap

@@ -1,0 +1,468 @@
+"""The ``false_premise`` family: questions that presuppose a fact the knowledge base does not hold.
+
+Method (INVITE, Ramakrishna et al. 2023, §3.1): take a true fact (subject, predicate, object)
+from a knowledge base, replace its subject or its object by another entity seen with the same
+predicate (of the same type where the predicate has a type check: persons, places), and keep
+the new fact only when the KB does not hold it. A per-predicate template turns the new fact
+into a question that takes it for granted ("In what year did X marry Y?") and a reference
+answer that rejects the premise ("X was never married to Y."). A model that answers the
+question as asked goes along with the false premise, i.e. hallucinates.
+
+This is a pure rule family (no generator LLM; provenance path ``rule``). Inputs are
+(predicate, k) slots, so the pipeline can forge, store and resume them one at a time.
+
+Scale: the KB is streamed once into a :class:`~halluforge.families.invite.kb.KBIndex` (entity names
+interned as ints, facts as sorted 64-bit keys). Each question draws random indices into
+per-predicate candidate arrays and rejects a draw when the KB holds the new fact (binary
+search), with a bounded number of tries: the cost per question does not grow with the
+predicate's size. Every slot has its own random stream derived from (seed, predicate, k), so
+the output is identical for the same seed whatever order the slots are forged in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field
+
+from halluforge.errors import ConfigError
+from halluforge.families.invite.kb import EntityType, KBFormat, KBIndex, PredicateFacts, bundled_kb
+from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
+
+Side = Literal["subject", "object"]
+TEMPLATES_NAME = "false_premise/templates.yaml"
+_LINKS_KEPT = 20
+
+
+class FalsePremiseOptions(GeneratorOptions):
+    """Options of the ``false_premise`` family (``families.false_premise`` in a run config)."""
+
+    kb: str | list[str] | None = Field(
+        default=None, description="KB file(s): .nt/.ttl(.gz|.bz2)/.tsv/.csv/.jsonl; default: bundled sample"
+    )
+    format: KBFormat = Field(default="auto", description="file format; auto = from the extension")
+    types: dict[EntityType, str | list[str]] = Field(
+        default_factory=dict, description="type list files: {person: persons.txt, place: places.txt}"
+    )
+    types_from_kb: bool = Field(default=True, description="also read rdf:type Person/Place triples of the KB")
+    predicates: list[str] | None = Field(
+        default=None,
+        description="predicates to use (local names or IRIs); default: every one with a template",
+    )
+    per_predicate: int = Field(default=20, ge=1, description="questions per predicate")
+    swap: Literal["template", "subject", "object", "both"] = Field(
+        default="template",
+        description="side to replace: the template's choice, always subject/object, or alternate (both)",
+    )
+    templates: str | None = Field(default=None, description="YAML file whose entries add to / replace ours")
+    max_tries: int = Field(default=64, ge=1, description="draws per fact before trying another fact")
+    max_facts: int = Field(default=8, ge=1, description="facts tried per question before it is skipped")
+
+
+@dataclass(frozen=True)
+class QATemplate:
+    """One question wording and its reference answer."""
+
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class PredicateTemplates:
+    """The templates of one predicate, its default swap side and its type checks."""
+
+    predicate: str
+    swap: Side
+    types: dict[Side, EntityType]
+    templates: tuple[QATemplate, ...]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One input of the generator: question number ``k`` of ``predicate``.
+
+    ``shortfall`` > 0 marks the single extra input that records how many questions a predicate
+    could not have (fewer usable facts than ``per_predicate``).
+    """
+
+    predicate: str
+    k: int
+    shortfall: int = 0
+
+    @property
+    def id(self) -> str:
+        return f"{self.predicate}:{'shortfall' if self.shortfall else self.k}"
+
+
+# -- templates ---------------------------------------------------------------------------------
+
+
+def _parse_templates(text: str, source: str) -> dict[str, PredicateTemplates]:
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{source}{line}: not valid YAML", hint="fix the syntax at that line") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{source}: expected a mapping of predicate -> entry", hint="see our templates.yaml"
+        )
+    parsed: dict[str, PredicateTemplates] = {}
+    for predicate, entry in data.items():
+        where = f"{source}: predicate {predicate!r}"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: expected a mapping", hint="give swap, types and templates")
+        swap = entry.get("swap", "subject")
+        if swap not in ("subject", "object"):
+            raise ConfigError(f"{where}: field 'swap' must be subject or object, not {swap!r}")
+        types = entry.get("types") or {}
+        if not isinstance(types, dict) or any(
+            side not in ("subject", "object") or kind not in ("person", "place")
+            for side, kind in types.items()
+        ):
+            raise ConfigError(f"{where}: field 'types' must map subject/object to person/place")
+        items = entry.get("templates")
+        if not isinstance(items, list) or not items:
+            raise ConfigError(f"{where}: field 'templates' needs at least one {{question, answer}} pair")
+        pairs = []
+        for number, item in enumerate(items, start=1):
+            if not isinstance(item, dict) or not item.get("question") or not item.get("answer"):
+                raise ConfigError(f"{where}: template {number} needs a 'question' and an 'answer'")
+            for field_name in ("question", "answer"):
+                if "{subject}" not in item[field_name] and "{object}" not in item[field_name]:
+                    raise ConfigError(
+                        f"{where}: template {number} field {field_name!r} "
+                        "names neither {subject} nor {object}"
+                    )
+            pairs.append(QATemplate(str(item["question"]), str(item["answer"])))
+        parsed[str(predicate)] = PredicateTemplates(str(predicate), swap, dict(types), tuple(pairs))
+    return parsed
+
+
+def load_templates(path: str | None = None) -> tuple[dict[str, PredicateTemplates], str]:
+    """Our templates, overridden by ``$HALLUFORGE_PROMPTS_DIR/false_premise/templates.yaml`` and ``path``.
+
+    Returns the merged templates and a short hash of every text that went into them.
+    """
+    texts = [(resources.files("halluforge.prompts").joinpath(TEMPLATES_NAME).read_text("utf-8"), "bundled")]
+    override_dir = os.environ.get("HALLUFORGE_PROMPTS_DIR")
+    if override_dir and (Path(override_dir) / TEMPLATES_NAME).is_file():
+        file = Path(override_dir) / TEMPLATES_NAME
+        texts.append((file.read_text("utf-8"), str(file)))
+    if path is not None:
+        file = Path(path)
+        if not file.is_file():
+            raise ConfigError(
+                f"templates file {file} does not exist", hint="check families.false_premise.templates"
+            )
+        texts.append((file.read_text("utf-8"), str(file)))
+    merged: dict[str, PredicateTemplates] = {}
+    digest = hashlib.sha256()
+    for text, source in texts:
+        merged.update(_parse_templates(text, source))
+        digest.update(text.encode("utf-8"))
+    return merged, digest.hexdigest()[:12]
+
+
+# -- per-predicate sampling plan ---------------------------------------------------------------
+
+
+class _Plan:
+    """What one predicate's questions draw from: usable facts, candidate arrays and the fact order."""
+
+    def __init__(self, index: KBIndex, facts: PredicateFacts, spec: PredicateTemplates, size: int, seed: int):
+        import numpy as np
+
+        self.facts = facts
+        self.spec = spec
+        keys = np.frombuffer(facts.by_subject, dtype=np.uint64)
+        subjects = (keys >> np.uint64(32)).astype(np.uint32)
+        objects = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        ok = np.ones(len(keys), dtype=bool)
+        self.checked: dict[Side, bool] = {}
+        self.pools: dict[Side, Any] = {}
+        sides: tuple[tuple[Side, Any], ...] = (("subject", subjects), ("object", objects))
+        for side, ids in sides:
+            kind = spec.types.get(side)
+            pool = np.unique(ids)
+            self.checked[side] = kind is not None and index.has_type_info(kind)
+            if kind is not None and self.checked[side]:
+                typed = np.fromiter(index.type_ids(kind), dtype=np.uint32)
+                ok &= np.isin(ids, typed)
+                pool = pool[np.isin(pool, typed)]
+            self.pools[side] = _as_array(pool)
+        eligible = np.flatnonzero(ok)
+        self.n_eligible = len(eligible)
+        rng = np.random.default_rng(_seed_int(seed, spec.predicate))
+        take = min(size, self.n_eligible)
+        picked = eligible[rng.choice(self.n_eligible, size=take, replace=False)] if take else eligible[:0]
+        self.order = _as_array(picked, "Q")
+        self.eligible = _as_array(eligible, "Q")
+        self.untyped = sorted(k for s, k in spec.types.items() if not self.checked[s])
+
+
+def _as_array(values: Any, code: str = "I") -> Any:
+    from array import array
+
+    out = array(code)
+    out.frombytes(values.astype("uint32" if code == "I" else "uint64").tobytes())
+    return out
+
+
+def _seed_int(seed: int, *parts: object) -> int:
+    blob = "|".join(str(p) for p in (seed, *parts)).encode("utf-8")
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
+
+
+class FalsePremise(Generator):
+    """Forge false-premise questions from KB triples (INVITE's main categories)."""
+
+    family = "false_premise"
+    Options = FalsePremiseOptions
+    uses_seed_cases = False
+
+    @property
+    def needs_examples(self) -> bool:
+        """False: questions come from the knowledge base, not from loaded examples."""
+        return False
+
+    def __init__(self, options: GeneratorOptions | None = None) -> None:
+        super().__init__(options)
+        self.opts: FalsePremiseOptions = self.options  # type: ignore[assignment]
+        self._templates, self._templates_hash = load_templates(self.opts.templates)
+        self._index: KBIndex | None = None
+        self._plans: dict[tuple[str, int], _Plan] = {}
+        self._lock = threading.Lock()
+
+    # -- resources -----------------------------------------------------------------------
+
+    def template_hashes(self) -> dict[str, str]:
+        return {TEMPLATES_NAME: self._templates_hash}
+
+    def wanted_predicates(self) -> list[str]:
+        """The predicates to forge from, each with a template (unknown ones are a ConfigError)."""
+        if self.opts.predicates is None:
+            return sorted(self._templates)
+        from halluforge.families.invite.kb import local_name
+
+        chosen = []
+        for predicate in self.opts.predicates:
+            name = local_name(predicate)
+            if name not in self._templates:
+                raise ConfigError(
+                    f"families.false_premise.predicates: no template for {name!r}",
+                    hint="add an entry for it to a templates file and pass it as `templates`",
+                )
+            chosen.append(name)
+        return chosen
+
+    def kb_paths(self) -> tuple[list[Path], dict[EntityType, list[Path]]]:
+        """KB files and type lists from the options; the bundled sample when no KB is given."""
+        types: dict[EntityType, list[Path]] = {
+            kind: [Path(p) for p in ([value] if isinstance(value, str) else value)]
+            for kind, value in self.opts.types.items()
+        }
+        if self.opts.kb is None:
+            kb_file, lists = bundled_kb()
+            for kind, path in lists.items():
+                types.setdefault(kind, [path])
+            return [kb_file], types
+        paths = [self.opts.kb] if isinstance(self.opts.kb, str) else self.opts.kb
+        return [Path(p) for p in paths], types
+
+    def index(self) -> KBIndex:
+        """The KB index, built on first use by streaming the KB files once."""
+        with self._lock:
+            if self._index is None:
+                paths, types = self.kb_paths()
+                self._index = KBIndex.build(
+                    paths,
+                    self.opts.format,
+                    predicates=self.wanted_predicates(),
+                    type_lists=types,
+                    types_from_kb=self.opts.types_from_kb,
+                )
+            return self._index
+
+    def plan(self, predicate: str, seed: int) -> _Plan | None:
+        """The sampling plan of ``predicate`` (None when the KB has no fact of it)."""
+        index = self.index()
+        facts = index.facts.get(predicate)
+        if facts is None:
+            return None
+        with self._lock:
+            key = (predicate, seed)
+            if key not in self._plans:
+                spec = self._templates[predicate]
+                self._plans[key] = _Plan(index, facts, spec, self.opts.per_predicate, seed)
+            return self._plans[key]
+
+    # -- the pipeline contract -----------------------------------------------------------
+
+    def inputs(self, ctx: ForgeContext) -> list[Any]:
+        """One slot per wanted question, plus one shortfall slot per predicate that lacks facts."""
+        return list(self.slots(ctx.seed))
+
+    def slots(self, seed: int = 0) -> Iterator[Slot]:
+        """The slots in a fixed order: predicates sorted as given, k = 0..n-1."""
+        for predicate in self.wanted_predicates():
+            plan = self.plan(predicate, seed)
+            available = 0 if plan is None else len(plan.order)
+            for k in range(available):
+                yield Slot(predicate, k)
+            if available < self.opts.per_predicate and (self.opts.predicates is not None or available):
+                yield Slot(predicate, available, shortfall=self.opts.per_predicate - available)
+
+    def input_id(self, item: Any) -> str:
+        return str(item.id)
+
+    async def forge_one(self, item: Any, ctx: ForgeContext) -> list[TestCase | Skip]:
+        return [self.forge_slot(item, ctx.seed)]
+
+    def generate(self, seed: int = 0) -> Iterator[TestCase | Skip]:
+        """Every test case (or skip) of this configuration, in slot order; same seed, same output."""
+        for slot in self.slots(seed):
+            yield self.forge_slot(slot, seed)
+
+    # -- one question ----------------------------------------------------------------------
+
+    def forge_slot(self, slot: Slot, seed: int = 0) -> TestCase | Skip:
+        """Build the ``k``-th question of a predicate, or a Skip saying why there is none."""
+        plan = self.plan(slot.predicate, seed)
+        if slot.shortfall:
+            have = 0 if plan is None else plan.n_eligible
+            return self.skip(
+                slot,
+                f"predicate {slot.predicate!r} has {have} usable facts; {slot.shortfall} of "
+                f"{self.opts.per_predicate} questions cannot be made",
+            )
+        if plan is None:  # pragma: no cover - slots() never yields this
+            return self.skip(slot, f"predicate {slot.predicate!r} has no facts in the KB")
+        rng = random.Random(_seed_int(seed, slot.predicate, slot.k))
+        side = self._side(plan.spec, slot.k)
+        fact_index = plan.order[slot.k]
+        for attempt in range(self.opts.max_facts):
+            if attempt:
+                fact_index = plan.eligible[rng.randrange(plan.n_eligible)]
+            subject, obj = plan.facts.fact(fact_index)
+            new = self._draw(plan, side, subject, obj, rng)
+            if new is not None:
+                return self._test_case(plan, slot, side, subject, obj, new, rng, attempt)
+        return self.skip(
+            slot,
+            f"no {side} of {slot.predicate!r} makes a fact the KB lacks after "
+            f"{self.opts.max_facts} facts x {self.opts.max_tries} draws",
+        )
+
+    def _side(self, spec: PredicateTemplates, k: int) -> Side:
+        if self.opts.swap == "template":
+            return spec.swap
+        if self.opts.swap == "both":
+            return "subject" if k % 2 == 0 else "object"
+        return self.opts.swap
+
+    def _draw(self, plan: _Plan, side: Side, subject: int, obj: int, rng: random.Random) -> int | None:
+        """Rejection sampling: a random candidate of the side that is new and makes an absent fact.
+
+        Each draw is O(1) (an index into the side's candidate array) plus one binary search.
+        """
+        pool = plan.pools[side]
+        if len(pool) < 2:
+            return None
+        has = plan.facts.has
+        for _ in range(self.opts.max_tries):
+            candidate: int = pool[rng.randrange(len(pool))]
+            if candidate in (subject, obj):  # no change, or a self-referencing fact
+                continue
+            if not (has(candidate, obj) if side == "subject" else has(subject, candidate)):
+                return candidate
+        return None
+
+    def _test_case(
+        self,
+        plan: _Plan,
+        slot: Slot,
+        side: Side,
+        subject: int,
+        obj: int,
+        new: int,
+        rng: random.Random,
+        attempt: int,
+    ) -> TestCase:
+        names = self.index().names
+        spec = plan.spec
+        choice = rng.randrange(len(spec.templates))
+        template = spec.templates[choice]
+        s_name, o_name, new_name = names[subject], names[obj], names[new]
+        valid = {"subject": s_name, "object": o_name}
+        invalid = {**valid, side: new_name}
+        question = template.question.format(**invalid)
+        answer = template.answer.format(**invalid)
+        if side == "subject":
+            links, count = plan.facts.objects_of(new, _LINKS_KEPT), plan.facts.count_objects_of(new)
+            new_s, new_o = new, obj
+        else:
+            links, count = plan.facts.subjects_of(new, _LINKS_KEPT), plan.facts.count_subjects_of(new)
+            new_s, new_o = subject, new
+        checks = {
+            "fact_absent": not plan.facts.has(new_s, new_o),
+            "entity_changed": new not in (subject, obj),
+        }
+        if plan.checked[side]:
+            kind = spec.types[side]
+            checks["same_type"] = new in self.index().type_ids(kind)
+        method = f"swap_{side}"
+        return TestCase(
+            id=stable_id(self.family, spec.predicate, s_name, o_name, side, new_name, choice),
+            family=self.family,
+            question=question,
+            reference=answer,
+            expected=[],
+            variant=spec.predicate,
+            edits=[Edit.locate("question", "entity", valid[side], new_name, question)],
+            provenance=Provenance(
+                template_hashes=self.template_hashes(),
+                fields={
+                    "question": FieldProvenance(path="rule", method=method, attempts=attempt + 1),
+                    "reference": FieldProvenance(path="rule", method="answer_template"),
+                },
+            ),
+            checks=checks,
+            metadata={
+                "predicate": spec.predicate,
+                "slot": slot.k,
+                "valid_question": template.question.format(**valid),
+                "invalid_question": question,
+                "original_subject": s_name,
+                "original_object": o_name,
+                "swapped_side": side,
+                "swapped_entity": new_name,
+                "replaced_entity": valid[side],
+                "new_entity_links": [names[i] for i in links],
+                "new_entity_link_count": count,
+                "template": choice,
+                "type_checked": [s for s, done in plan.checked.items() if done],
+                "type_check_missing": plan.untyped,
+            },
+        )
+
+
+__all__ = [
+    "FalsePremise",
+    "FalsePremiseOptions",
+    "PredicateTemplates",
+    "QATemplate",
+    "Slot",
+    "load_templates",
+]

@@ -1,0 +1,191 @@
+"""Whether a wrong answer, put in place of the gold one, would contradict the rest of the passage.
+
+:mod:`halluforge.families.shared.restatements` skips a passage that restates its answer in a form no
+swap can change. Some contradictions depend on the wrong answer instead, so the next donor may
+fit where this one does not (:func:`conflict`, part of the answer swap's plausibility check):
+a date that crosses another date of the passage ("began in 1941 and lasted until November
+1918"), a number or a person's name the passage already gives for something else, a number
+outside a range the passage gives around the gold one ("on average 20 km wide ... from 9 km to
+30 km"), or a singular noun put before the plural verb the gold answer had ("the cell membrane
+are"). Whatever depends on the passage alone is computed once per passage (cached), since
+:func:`conflict` runs for every candidate.
+
+The rules read the passage's own words only (no world knowledge).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from halluforge.families.shared.restatements import (
+    NUMBER,
+    number_value,
+    numbers_outside,
+    outside,
+    passage_outside,
+    spans_of,
+)
+from halluforge.textkit.answers import MONTH_NAMES
+
+_MONTHS = {m.lower(): i + 1 for i, m in enumerate(MONTH_NAMES)}
+_DATE = re.compile(
+    rf"\b(?:(\d{{1,2}})\s+)?({'|'.join(MONTH_NAMES)})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
+    r"|\b(1[0-9]{3}|20[0-9]{2})\b"
+)
+_PLURAL_VERB = re.compile(r"^\s*(?:are|were|have|do)\b", re.I)
+_SINGULAR_VERB = re.compile(r"^\s*(?:is|was|has|does)\b", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def _other_numbers(evidence: str, spans: tuple[tuple[int, int], ...]) -> dict[float, str]:
+    """The passage's numbers outside the answer (years left out), by value, once per passage."""
+    found: dict[float, str] = {}
+    for value, match in numbers_outside(evidence, spans):
+        found.setdefault(value, match.group())
+    return found
+
+
+_APPROX = r"(?:about|around|roughly|some|nearly|almost|approximately|just\s+under|just\s+over)\s+"
+_RANGE_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+#: a range the passage gives: "from about 9 km ... to 21 km", "between 9 and 21 km"
+_RANGE = re.compile(
+    rf"\b(?:from\s+(?:{_APPROX})?(?P<a>{_RANGE_NUMBER})(?P<ua>\s+[a-z]+)?[^.;]{{0,80}}?\bto"
+    rf"|between\s+(?:{_APPROX})?(?P<c>{_RANGE_NUMBER})(?P<uc>\s+[a-z]+)?\s+and)"
+    rf"\s+(?:{_APPROX})?(?P<b>{_RANGE_NUMBER})(?P<ub>\s+[a-z]+)?",
+    re.I,
+)
+_UNIT_AFTER = re.compile(r"^\s+([a-z]+)", re.I)
+
+
+def _unit(word: str | None) -> str:
+    """A unit word without its plural ("kilometres" and "kilometre" are one unit); "" for none."""
+    word = (word or "").strip().lower()
+    return word[:-1] if word.endswith("s") else word
+
+
+@functools.lru_cache(maxsize=1024)
+def _ranges(evidence: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[float, float, str, str], ...]:
+    """The number ranges the passage gives outside the answer (low, high, unit), once per passage."""
+    found = []
+    for match in _RANGE.finditer(evidence):
+        if not outside(spans, *match.span()):
+            continue
+        first, last = match.group("a") or match.group("c"), match.group("b")
+        a, b = number_value(first), number_value(last)
+        unit = _unit(match.group("ub") or match.group("ua") or match.group("uc"))
+        if a is not None and b is not None and a != b:
+            found.append((min(a, b), max(a, b), unit, f"{first} to {last}"))
+    return tuple(found)
+
+
+def _outside_range(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
+    """A range of the passage ("from A to B") that holds the gold number, in its unit, and not the new one.
+
+    "An average distance of 384,400 km ... varies from 363,000 km to 405,000 km": a new
+    average outside the range would contradict the passage; the unit after the gold number
+    (inside an alias such as "384,400 km" or just after it) must be the range's unit.
+    """
+    ranges = _ranges(evidence, spans)
+    if not ranges:
+        return None
+    start, end = spans[0]
+    inside = re.sub(r"^[\d,.\s]+", " ", evidence[start:end]) if evidence[start].isdigit() else ""
+    after = _UNIT_AFTER.match(inside if inside.strip() else evidence[end:])
+    unit = _unit(after.group(1) if after else None)
+    for low, high, range_unit, written in ranges:
+        if low < gold < high and range_unit == unit and not low < new < high:
+            return f"from {written}"
+    return None
+
+
+def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
+    """(year, month, day) of a date match, 0 for a part it does not give."""
+    day_a, month, day_b, year, bare_year = match.groups()
+    if bare_year:
+        return int(bare_year), 0, 0
+    return int(year or 0), _MONTHS[month.lower()], int(day_a or day_b or 0)
+
+
+def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    """-1, 0 or 1 on the parts both dates give ("in August", no year, compares by month)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x and y]
+    if not pairs:
+        return 0
+    x, y = tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    return (x > y) - (x < y)
+
+
+def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    old_match, new_match = _DATE.search(gold), _DATE.search(new)
+    if old_match is None or new_match is None:
+        return None
+    old, fresh = _date_key(old_match), _date_key(new_match)
+    for match in _DATE.finditer(evidence):
+        if not outside(spans, *match.span()):
+            continue
+        other = _date_key(match)
+        before, after = _compare(old, other), _compare(fresh, other)
+        if before != 0 and after != before:
+            side = "after" if before > 0 else "before"
+            return f"{new!r} is not {side} {match.group()!r}, as the passage needs"
+    return None
+
+
+def _looks_plural(answer: str) -> bool:
+    last = answer.split()[-1].lower() if answer.split() else ""
+    return last.endswith(("s", "ae", "ia", "i")) and not last.endswith(("ss", "us", "is"))
+
+
+def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | None:
+    """Why ``new`` in place of the gold answer would contradict the rest of the passage, or None.
+
+    A date must keep its order against every other date of the passage; a number must not be
+    one the passage already gives for something else ("11 players and 3 substitutes" cannot
+    have 3 players), and must stay inside a range the passage gives around the gold one in
+    the same unit ("on average 20 km deep, from 9 km to 30 km" cannot become 40 km); a person
+    must not share a name with someone the passage already names ("the laws of Kepler" after
+    "Kepler argued"); a noun must agree with the verb that
+    follows the gold answer (a plural verb wants a plural noun).
+    """
+    spans = spans_of(evidence, tuple(gold))
+    if not spans:
+        return None
+    if kind == "date":
+        return _date_conflict(evidence, gold[0], new, spans)
+    if kind == "number":
+        found = NUMBER.search(new)
+        value = number_value(found.group()) if found else None
+        given = _other_numbers(evidence, spans).get(value) if value is not None else None
+        if given:
+            return f"{new!r} is a number the passage already gives ({given!r})"
+        old = NUMBER.search(gold[0])
+        old_value = number_value(old.group()) if old else None
+        if value is None or old_value is None:
+            return None
+        outside = _outside_range(evidence, old_value, value, spans)
+        return (
+            f"{new!r} lies outside the range the passage gives for the answer ({outside})"
+            if outside
+            else None
+        )
+    if kind.startswith("person"):
+        rest = passage_outside(evidence, spans)
+        words = new.split()
+        for i, name in enumerate(words):
+            # the family name anywhere ("the laws of Kepler"); a given name only where it stands
+            # alone as a name ("the observations of Galileo", not "Robert Falcon Scott")
+            alone = "" if i == len(words) - 1 else r"(?!\s+[A-Z])"
+            if len(name) >= 4 and name[:1].isupper() and re.search(rf"\b{re.escape(name)}\b{alone}", rest):
+                return f"{new!r} shares the name {name!r} with someone the passage already names"
+    for _, end in spans:
+        after = evidence[end:]
+        if _PLURAL_VERB.match(after) and not _looks_plural(new):
+            return f"{new!r} reads as singular before the plural verb {after.split()[0]!r}"
+        if _SINGULAR_VERB.match(after) and _looks_plural(new) and not _looks_plural(gold[0]):
+            return f"{new!r} reads as plural before the singular verb {after.split()[0]!r}"
+    return None
+
+
+__all__ = ["conflict"]

@@ -1,0 +1,6 @@
+"""The one text kit below forging, grounding, metrics and judges.
+
+- :mod:`.answers`: SQuAD answer normalisation and answer spans in a passage (EM and the
+  forging checks agree on what an occurrence is);
+- :mod:`.sentences`: the one sentence splitter and the HTML cleaner.
+"""
