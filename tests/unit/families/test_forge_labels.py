@@ -1,6 +1,6 @@
 """The human labels of forged cases stay aligned with what the forgers make (answer_swap, false_premise).
 
-``data/bundled/forge_labels.jsonl`` holds one human reading per forged case of the bundled data
+``tests/data/forge_labels.jsonl`` holds one human reading per forged case of the bundled data
 (docs/families/answer_swap.md, "Human validity"). When a change alters the cases (new ids from
 changed templates or seed selection, other questions, another false premise), these tests fail,
 so the labels are read again rather than silently describing cases that no longer exist.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,11 +30,11 @@ FAMILIES = ("answer_swap", "false_premise")
 LABELS = ("plausible", "wrong kind", "implausible role", "broken text")
 #: the generator model of the main job, whose answer_swap cases were labelled
 GENERATOR = "llamacpp/smollm2-135m"
+LABEL_FILE = Path(__file__).resolve().parents[2] / "data" / "forge_labels.jsonl"
 
 
 def _labels(family: str) -> list[dict[str, Any]]:
-    resource = resources.files("halluforge.data").joinpath("bundled", "forge_labels.jsonl")
-    rows = [json.loads(line) for line in resource.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in LABEL_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r for r in rows if r["family"] == family]
 
 

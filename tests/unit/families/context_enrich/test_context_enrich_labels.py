@@ -1,6 +1,6 @@
 """Human labels of the bundled sample's context_enrich cases stay aligned with what the code forges.
 
-The labels (``data/bundled/forge_labels.jsonl``, lines with ``family: context_enrich``) were made
+The labels (``tests/data/forge_labels.jsonl``, lines with ``family: context_enrich``) were made
 by reading every forged context of ``examples/context_enrich.yaml`` run with the embedded
 SmolLM2-135M and the BM25 index over wiki-offline (``docs/families/context_enrich.md`` says how).
 A case id hashes the seed case, the variant, the generator model, the prompt templates and the
@@ -11,7 +11,6 @@ again, read the new contexts and relabel. Other families' lines are checked by t
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,17 @@ FIELDS = {"test_case_id", "family", "question", "original", "new", "label", "not
 EXAMPLE = Path(__file__).resolve().parents[4] / "examples" / "context_enrich.yaml"
 #: the index option of the labelled run (a relative path, so the ids do not depend on a checkout)
 INDEX = "indexes/wiki-bm25"
+LABEL_FILE = Path(__file__).resolve().parents[3] / "data" / "forge_labels.jsonl"
 
 
 def labels() -> list[dict[str, Any]]:
-    path = resources.files("halluforge.data").joinpath("bundled/forge_labels.jsonl")
+    path = LABEL_FILE
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [row for row in rows if row.get("family") == FAMILY]
 
 
 def test_labels_are_well_formed_and_contiguous() -> None:
-    path = resources.files("halluforge.data").joinpath("bundled/forge_labels.jsonl")
+    path = LABEL_FILE
     families = [json.loads(line)["family"] for line in path.read_text(encoding="utf-8").splitlines() if line]
     mine = [i for i, family in enumerate(families) if family == FAMILY]
     assert mine and mine == list(range(mine[0], mine[-1] + 1)), "context_enrich lines form one block"
