@@ -57,7 +57,7 @@ def _timed(examples: list[Example], repeats: int, checks: bool) -> tuple[float, 
         else:
             with (
                 mock.patch("halluforge.families.answer_swap.generator.restatement", lambda *a: None),
-                mock.patch("halluforge.families.answer_swap.generator.conflict", lambda *a: None),
+                mock.patch("halluforge.families.shared.wrong_answer.conflict", lambda *a: None),
                 mock.patch("halluforge.families.answer_swap.generator.check_kept", lambda *a: (True, "")),
             ):
                 seconds, cases = asyncio.run(_forge_all(examples))

@@ -36,6 +36,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from halluforge.families.context_enrich import PROMPTS
 from halluforge.families.context_enrich.enrich_text import (
     check_merge,
     clean_text,
@@ -112,7 +113,7 @@ def main() -> None:
         print(f"no data at {args.data}")
         sys.exit(2)
     rows: list[dict[str, Any]] = json.loads(args.data.read_text(encoding="utf-8"))
-    instructions = instructions_of(load_template("context_enrich/merge").text)
+    instructions = instructions_of(load_template("context_enrich/merge", PROMPTS).text)
     sources = [
         Sources.of([unquote(r["supporting_sen"]), unquote(r["new_retrieval_info"])], instructions)
         for r in rows

@@ -41,10 +41,11 @@ from halluforge.records import (
     TestCase,
     stable_id,
 )
-from halluforge.reports.build import ReportInputs, build_report
+from halluforge.reports.build import build_report
 from halluforge.reports.cases import MAX_CASES, report_cases
 from halluforge.reports.html import render_html
 from halluforge.reports.plots import run_plots
+from halluforge.reports.sections import ReportInputs
 from halluforge.reports.summary import Summary
 from halluforge.store import RunStore
 from halluforge.viewer.runs import RunIndex

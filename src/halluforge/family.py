@@ -4,8 +4,16 @@ A family is one folder plus one registration. Its :class:`Family` record names t
 generator that forges its test cases (or none, for ready-made cases and ``original``), the
 settings it accepts, the scorers every run of it gets, the derived metrics computed over
 joined rows, the report sections that show it, a pydantic model of its test cases'
-``metadata`` and, when it asks more than one question per case, an answer-plan hook. Stages and
-reports read these fields; no code outside the family's own folder names the family.
+``metadata`` and, when it asks more than one question per case, an answer-plan hook. What the
+family adds to the shared registries (its own scorers, derived metrics, report sections,
+loaders and CLI commands) is its :class:`Components`: the scorer, metric, section and loader
+registries read them from :data:`FAMILIES` (:func:`components_of`), so a family, built in or a
+plugin from the ``halluforge.families`` entry-point group, registers once. Stages and reports
+read these fields; no code outside the family's own folder names the family.
+
+This module sits low in the tree (it imports only the error tree and the registry), so stages,
+metrics and reports import it downward; family packages import it and sit above everything
+they use.
 """
 
 from __future__ import annotations
@@ -16,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from halluforge.errors import ConfigError, DataError
+from halluforge.errors import ConfigError, DataError, RegistryError
+from halluforge.plans import REPLY_SLOT, Plan, Turn
 from halluforge.registry import Registry
 
 if TYPE_CHECKING:
     from halluforge.forge.base import Generator
     from halluforge.records import Response, TestCase
-    from halluforge.settings import Plan, Turn
 
 
 class CaseMetadata(BaseModel):
@@ -33,6 +41,37 @@ class CaseMetadata(BaseModel):
     """
 
     model_config = ConfigDict(extra="allow")
+
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    """A loader a family brings: where it lives, the ``options`` keys it reads, what it yields.
+
+    ``ready_made``: its examples are this family's test cases as they are (answered and scored
+    without forging), unless the data source says ``options: {mode: examples}``.
+    """
+
+    target: str
+    options: tuple[str, ...] = ()
+    ready_made: bool = False
+
+
+@dataclass(frozen=True)
+class Components:
+    """What a family adds to the shared registries, each by name -> ``"module:attr"`` (lazy).
+
+    ``scorers`` (:class:`~halluforge.metrics.base.Scorer` classes), ``metrics`` (derived
+    :class:`~halluforge.metrics.layer.Metric` classes), ``sections``
+    (:class:`~halluforge.reports.sections.SectionKind` objects), ``loaders``
+    (:class:`LoaderSpec`) and ``commands`` (modules with ``add_parser(subparsers)``, added to
+    the ``halluforge`` CLI).
+    """
+
+    scorers: Mapping[str, str] = field(default_factory=dict)
+    metrics: Mapping[str, str] = field(default_factory=dict)
+    sections: Mapping[str, str] = field(default_factory=dict)
+    loaders: Mapping[str, LoaderSpec] = field(default_factory=dict)
+    commands: tuple[str, ...] = ()
 
 
 #: a family's answer-plan hook: (test case, setting name, first turn) -> the whole plan
@@ -61,12 +100,15 @@ class Family:
     metrics: tuple[str, ...] = ()
     sections: tuple[str, ...] = ("table",)
     metadata: type[CaseMetadata] = CaseMetadata
-    plan: PlanHook | None = None
-    #: builds a later turn's prompt from the reply it follows (default: quote it at ``{reply}``)
-    follow: FollowHook | None = None
+    #: the answer-plan hook, or its ``"module:attr"`` path (imported on first use, so the spec stays light)
+    plan: PlanHook | str | None = None
+    #: builds a later turn's prompt from the reply it follows (default: quote it at ``{reply}``), or its path
+    follow: FollowHook | str | None = None
     #: the family whose figures this one is compared with (``original`` for perturbed families)
     baseline: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: what the family adds to the scorer, metric, section and loader registries and the CLI
+    brings: Components = field(default_factory=Components)
 
     def accepts(self, setting: str) -> bool:
         """Whether this family's cases are put to models under ``setting``."""
@@ -101,14 +143,16 @@ class Family:
 
     def answer_plan(self, case: TestCase, setting: str, first: Turn) -> Plan:
         """The turns a target answers for one case under one setting (one turn by default)."""
-        return self.plan(case, setting, first) if self.plan is not None else (first,)
+        if self.plan is None:
+            return (first,)
+        hook: PlanHook = _import(self.plan) if isinstance(self.plan, str) else self.plan
+        return hook(case, setting, first)
 
     def follow_prompt(self, case: TestCase, turn: Turn, parent: Response) -> str:
         """A later turn's prompt from the response it follows (by default the reply quoted at ``{reply}``)."""
         if self.follow is not None:
-            return self.follow(case, turn, parent)
-        from halluforge.settings import REPLY_SLOT
-
+            hook: FollowHook = _import(self.follow) if isinstance(self.follow, str) else self.follow
+            return hook(case, turn, parent)
         return turn.prompt.replace(REPLY_SLOT, parent.text)
 
     def check_metadata(self, case: TestCase) -> CaseMetadata:
@@ -132,18 +176,34 @@ def _import(path: str) -> Any:
     return getattr(importlib.import_module(module_name), attr)
 
 
-FAMILIES: Registry[Family] = Registry(
-    "families",
-    {
-        "original": "halluforge.families.original:FAMILY",
-        "answer_swap": "halluforge.families.answer_swap:FAMILY",
-        "context_enrich": "halluforge.families.context_enrich:FAMILY",
-        "false_premise": "halluforge.families.invite:FALSE_PREMISE",
-        "invalid_date": "halluforge.families.invite:INVALID_DATE",
-        "claims": "halluforge.families.claims:FAMILY",
-        "counterfactual": "halluforge.families.counterfactual:FAMILY",
-    },
-)
+#: every family, by name: the built-in ones are entry points of this package
+#: (``[project.entry-points."halluforge.families"]`` in pyproject.toml), a plugin's are its own,
+#: and a test may :meth:`~halluforge.registry.Registry.register` one at run time
+FAMILIES: Registry[Family] = Registry("families")
+
+
+def all_families() -> list[Family]:
+    """Every registered family spec (built in and plugins), in name order."""
+    return [FAMILIES.get(name) for name in FAMILIES.names()]
+
+
+def components_of(kind: str) -> dict[str, Any]:
+    """What every registered family brings of one kind, by name.
+
+    ``kind`` is ``scorers``, ``metrics``, ``sections`` or ``loaders``; two families bringing the
+    same name for different objects is a registry error.
+    """
+    found: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for spec in all_families():
+        for name, target in getattr(spec.brings, kind).items():
+            if name in found and found[name] != target:
+                raise RegistryError(
+                    f"{kind[:-1]} {name!r} is brought by both {owner[name]!r} and {spec.name!r}",
+                    hint="rename one of them in its family spec",
+                )
+            found[name], owner[name] = target, spec.name
+    return found
 
 
 def family(name: str) -> Family:
@@ -156,4 +216,16 @@ def known_family(name: str) -> Family | None:
     return FAMILIES.get(name) if name in FAMILIES else None
 
 
-__all__ = ["FAMILIES", "CaseMetadata", "Family", "FollowHook", "PlanHook", "family", "known_family"]
+__all__ = [
+    "FAMILIES",
+    "CaseMetadata",
+    "Components",
+    "Family",
+    "FollowHook",
+    "LoaderSpec",
+    "PlanHook",
+    "all_families",
+    "components_of",
+    "family",
+    "known_family",
+]

@@ -22,7 +22,6 @@ from halluforge.backends import ResponseCache, default_cache_path
 from halluforge.config import RunConfig
 from halluforge.errors import ConfigError, RunFailedError
 from halluforge.executor import Executor, LocalExecutor
-from halluforge.families.original import NAME as ORIGINAL
 from halluforge.family import FAMILIES, Family
 from halluforge.forge.base import Generator
 from halluforge.manifest import write_manifest
@@ -70,8 +69,8 @@ def run_families(config: RunConfig, stored: Iterable[str] = ()) -> dict[str, Fam
 
     ready = {ready_family(s) for s in config.data}
     names = set(config.families) | {name for name in ready if name} | set(stored)
-    if config.families and config.answer.include_originals:
-        names.add(ORIGINAL)
+    if config.answer.include_originals:  # the baseline family of each configured one (``original``)
+        names |= {b for n in config.families if n in FAMILIES and (b := FAMILIES.get(n).baseline)}
     return {name: FAMILIES.get(name) for name in sorted(names) if name in FAMILIES or name in config.families}
 
 

@@ -121,7 +121,7 @@ def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
 
 def _check_data(out: _Collector, config: RunConfig) -> None:
     """Every data source: loader name and options, ready-made family, and one full read."""
-    from halluforge.data import LOADER_OPTIONS, LOADERS
+    from halluforge.data import LOADERS, loader_options
     from halluforge.family import FAMILIES
     from halluforge.stages.load import read_source
 
@@ -131,7 +131,7 @@ def _check_data(out: _Collector, config: RunConfig) -> None:
             continue
         if source.test_cases and out.check(f"{key}.test_cases", FAMILIES.get, source.test_cases) is None:
             continue
-        accepted = LOADER_OPTIONS.get(source.loader)
+        accepted = loader_options(source.loader)
         unknown = sorted(set(source.options) - set(accepted)) if accepted is not None else []
         for name in unknown:
             out.add(

@@ -1,4 +1,4 @@
-"""Prompt settings and answer plans: how a test case is put to a target model.
+"""Prompt settings: how a test case is put to a target model (its first turn).
 
 A :class:`Setting` is one registered way of asking (:data:`SETTINGS`):
 
@@ -25,11 +25,8 @@ A :class:`Setting` is one registered way of asking (:data:`SETTINGS`):
 Settings that need a context are not used for a test case without one (e.g. an INVITE
 false-premise question). A ``choice`` test case gets its options lettered after the question.
 
-A setting yields an **answer plan**: a tuple of :class:`Turn`. Single-turn settings are plans of
-one turn; a family may extend the plan (see :attr:`halluforge.families.Family.plan`) with later
-turns that continue the conversation after the model's first reply (answer, then "does your
-answer satisfy this claim?"). A later turn's prompt may quote that reply through
-:data:`REPLY_SLOT`. Turns are plain data, so they can be shipped to another process.
+A setting renders the first turn of an **answer plan** (:mod:`halluforge.plans`); a family may
+extend the plan with later turns.
 """
 
 from __future__ import annotations
@@ -42,13 +39,12 @@ from dataclasses import dataclass
 
 from halluforge.config import FewShotConfig
 from halluforge.errors import ConfigError
+from halluforge.plans import Turn
 from halluforge.prompts import Template, load_template
 from halluforge.records import Example, TestCase, stable_id
 from halluforge.registry import Registry
 
 ZERO_SHOT, FEW_SHOT = "Zero-shot", "Few-shot"
-#: placeholder in a later turn's prompt that is replaced by the reply it continues
-REPLY_SLOT = "{reply}"
 
 
 @dataclass(frozen=True)
@@ -147,30 +143,6 @@ class Demo:
     context: str
     question: str
     answer: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One request of an answer plan.
-
-    ``key`` names the turn within the plan (``""`` for the first, answering turn; e.g.
-    ``"claim:c1"``); ``after`` is the key of the turn whose conversation this one continues
-    (its messages and reply come first, unless ``fresh``); ``item`` is what the turn asks about
-    (a claim id), so a per-item score can name it.
-    """
-
-    prompt: str
-    key: str = ""
-    after: str | None = None
-    item: str | None = None
-    max_tokens: int | None = None
-    #: True to start a new conversation: the turn quotes what it needs from the reply it
-    #: follows (``after``) but the model does not see that conversation (ABCD asks each
-    #: "True or False" claim on its own)
-    fresh: bool = False
-
-
-Plan = tuple[Turn, ...]
 
 
 def setting(name: str) -> Setting:
@@ -278,13 +250,10 @@ def few_shot_pool(config: FewShotConfig, adversarial: bool, cases: Sequence[Test
 
 __all__ = [
     "FEW_SHOT",
-    "REPLY_SLOT",
     "SETTINGS",
     "ZERO_SHOT",
     "Demo",
-    "Plan",
     "Setting",
-    "Turn",
     "answer_turn",
     "check_settings",
     "few_shot_pool",

@@ -11,7 +11,7 @@ from halluforge.forge.base import ForgeContext, Generator
 from halluforge.metrics import SCORERS
 from halluforge.metrics.layer import METRICS
 from halluforge.records import Edit, TestCase
-from halluforge.reports.build import SECTIONS
+from halluforge.reports.sections import SECTIONS
 from halluforge.settings import SETTINGS
 
 

@@ -19,18 +19,40 @@ from collections.abc import Sequence
 from halluforge import __version__
 from halluforge.errors import HalluforgeError
 
-#: command-group modules; each defines add_parser(subparsers)
+#: command-group modules; each defines add_parser(subparsers). Families add their own
+#: (:attr:`halluforge.family.Components.commands`, e.g. INVITE's ``judge``) after these.
 COMMAND_MODULES = (
     "halluforge.cli.run",
-    "halluforge.families.invite.cli",
     "halluforge.cli.index",
     "halluforge.cli.export",
     "halluforge.cli.view",
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every command group."""
+#: the commands the built-in groups define (checked by a test), so a command line that names
+#: one builds its parser without loading every family spec
+BUILT_IN = frozenset({"run", "config", "list", "score", "report", "index", "export", "view"})
+
+
+def command_modules(argv: Sequence[str] | None = None) -> list[str]:
+    """The built-in command groups, then each family's, each once.
+
+    Family specs are read only when ``argv`` does not name a built-in command (help, a family's
+    own command such as ``judge``, or a typo that wants a "did you mean").
+    """
+    found = list(COMMAND_MODULES)
+    command = next((a for a in (argv or ()) if not a.startswith("-")), None)
+    if command in BUILT_IN:
+        return found
+    from halluforge.family import all_families
+
+    for spec in all_families():
+        found += [m for m in spec.brings.commands if m not in found]
+    return found
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every command group ``argv`` may need (all of them without ``argv``)."""
     parser = argparse.ArgumentParser(
         prog="halluforge",
         description="Forge adversarial test cases from your data and measure how LLMs hallucinate.",
@@ -38,14 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"halluforge {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in command_modules(argv):
         importlib.import_module(name).add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -58,5 +58,5 @@ def build_parser_defaults() -> dict[str, Any]:
     """The defaults of ``halluforge view`` (a test reads the bind address from here)."""
     from halluforge.cli.main import build_parser
 
-    args = build_parser().parse_args(["view"])
+    args = build_parser(["view"]).parse_args(["view"])
     return dict(vars(args))

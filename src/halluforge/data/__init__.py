@@ -3,6 +3,9 @@
 Each loader takes a :class:`~halluforge.config.DataSource` and yields examples; malformed
 input raises :class:`~halluforge.errors.DataError` naming the file, line and field. The
 papers' filters live in :mod:`halluforge.data.filters` and count every drop with its reason.
+The generic loaders are listed here; a family's own (RECALL's ``rgb``) come from its spec
+(:class:`~halluforge.family.LoaderSpec`), with the options they read and whether their
+examples are the family's ready-made test cases.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from halluforge.config import DataSource
+from halluforge.family import LoaderSpec, all_families
 from halluforge.records import Example
 from halluforge.registry import Registry
 
@@ -29,14 +33,14 @@ LOADERS: Registry[Loader] = Registry(
         "triviaqa": "halluforge.data.trivia:load_triviaqa",
         "obscureqa": "halluforge.data.quiz:load_obscureqa",
         "hotpotqa": "halluforge.data.quiz:load_hotpotqa",
-        "rgb": "halluforge.families.counterfactual.rgb:load_rgb",
     },
+    source=lambda: {name: loader.target for name, (_, loader) in _family_loaders().items()},
 )
 
 _TABLE_OPTIONS = ("answers_sep", "answers_are_aliases")
 
-#: the ``options`` keys each built-in loader reads; any other key is a config error
-LOADER_OPTIONS: dict[str, tuple[str, ...]] = {
+#: the ``options`` keys each generic loader reads; any other key is a config error
+_OPTIONS: dict[str, tuple[str, ...]] = {
     "bundled": (),
     "mrqa": ("clean",),
     "realtimeqa": (),
@@ -48,20 +52,32 @@ LOADER_OPTIONS: dict[str, tuple[str, ...]] = {
     "triviaqa": ("evidence_dir",),
     "obscureqa": (),
     "hotpotqa": (),
-    "rgb": ("mode", "seed"),
 }
 
-#: loaders whose examples are ready-made test cases of a family (unless ``options.mode: examples``)
-READY_MADE = {"rgb": "counterfactual"}
+
+def _family_loaders() -> dict[str, tuple[str, LoaderSpec]]:
+    """Loaders the families bring, by name, with the family that brings each."""
+    return {
+        name: (spec.name, loader) for spec in all_families() for name, loader in spec.brings.loaders.items()
+    }
+
+
+def loader_options(name: str) -> tuple[str, ...] | None:
+    """The ``options`` keys loader ``name`` reads, or None when it declares none (a plugin's own)."""
+    if name in _OPTIONS:
+        return _OPTIONS[name]
+    found = _family_loaders().get(name)
+    return found[1].options if found is not None else None
 
 
 def ready_family(source: DataSource) -> str | None:
     """The family of the ready-made cases a source holds (``test_cases``, else its loader's), or None."""
     if source.test_cases:
         return source.test_cases
-    if source.loader in READY_MADE and source.options.get("mode", "cases") == "cases":
-        return READY_MADE[source.loader]
+    found = _family_loaders().get(source.loader)
+    if found is not None and found[1].ready_made and source.options.get("mode", "cases") == "cases":
+        return found[0]
     return None
 
 
-__all__ = ["LOADERS", "LOADER_OPTIONS", "READY_MADE", "Loader", "ready_family"]
+__all__ = ["LOADERS", "Loader", "loader_options", "ready_family"]

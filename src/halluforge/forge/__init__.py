@@ -1,8 +1,9 @@
-"""Generators, one module per family, that turn seed cases (or KB facts) into test cases.
+"""The generator contract every family's forger implements (:mod:`.base`).
 
 Which generator forges which family is said by the family's spec
-(:attr:`halluforge.families.Family.generator`); this package holds the generators and the
-helpers they share.
+(:attr:`halluforge.family.Family.generator`); the generators themselves live in their family's
+package (``halluforge.families.<name>.generator``), and what several share in
+:mod:`halluforge.families.shared`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Scorers: one metric each, registered by name in :data:`SCORERS`.
 
+The generic scorers are listed here; a family's own scorers (the premise judge, the claim
+verdicts, RECALL's accuracy) come from its spec (:attr:`halluforge.family.Family.brings`).
+
 A scorer gives a value per response (``None`` when it cannot be computed, with the reason in
 details). Metrics that read several responses (normalized entailment, the both-variants rule)
 are derived over joined rows in :mod:`halluforge.metrics.layer`, which also aggregates values
@@ -8,6 +11,7 @@ into summaries with bootstrap confidence intervals.
 
 from __future__ import annotations
 
+from halluforge.family import components_of
 from halluforge.metrics.base import ScoreContext, Scorer, ScoreValue
 from halluforge.registry import Registry
 
@@ -17,7 +21,6 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "em": "halluforge.metrics.match:ExactMatch",
         "f1": "halluforge.metrics.match:TokenF1",
         "hit": "halluforge.metrics.match:Hit",
-        "premise_judge": "halluforge.families.invite.judge:PremiseJudge",
         "bleu": "halluforge.metrics.text:Bleu",
         "bleu_disengage": "halluforge.metrics.text:BleuDisengage",
         "meteor": "halluforge.metrics.text:Meteor",
@@ -27,13 +30,8 @@ SCORERS: Registry[type[Scorer]] = Registry(
         "bertscore": "halluforge.metrics.text:BertScore",
         "bertscore_disengage": "halluforge.metrics.text:BertScoreDisengage",
         "entail": "halluforge.metrics.nli:Entailment",
-        "claim_verdict": "halluforge.families.claims.metrics:ClaimVerdict",
-        "gt_claim_verdict": "halluforge.families.claims.metrics:GroundTruthClaimVerdict",
-        "whole_verdict": "halluforge.families.claims.metrics:WholeVerdict",
-        "accuracy": "halluforge.families.counterfactual.metrics:ChoiceAccuracy",
-        "error_detection": "halluforge.families.counterfactual.metrics:ErrorDetection",
-        "confidence": "halluforge.families.counterfactual.metrics:AnswerConfidence",
     },
+    source=lambda: components_of("scorers"),
 )
 
 __all__ = ["SCORERS", "ScoreContext", "ScoreValue", "Scorer"]

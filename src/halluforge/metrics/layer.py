@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from halluforge.family import components_of
 from halluforge.metrics import SCORERS
 from halluforge.metrics.stats import bootstrap_ci, check_options
 from halluforge.records import Response, Score, TestCase, stable_id
@@ -261,10 +262,8 @@ METRICS: Registry[type[Metric]] = Registry(
     {
         "norm_entail": "halluforge.metrics.layer:NormalizedEntailment",
         "both_variants": "halluforge.metrics.layer:BothVariants",
-        "score_t": "halluforge.families.claims.metrics:ScoreT",
-        "m_rate": "halluforge.families.counterfactual.metrics:MisleadingRate",
-        "r_rate": "halluforge.families.counterfactual.metrics:ReappearanceRate",
     },
+    source=lambda: components_of("metrics"),
 )
 
 

@@ -1,8 +1,10 @@
 """Prompt templates as files: one template per file, ``{name}`` placeholders.
 
-Templates live in this package under ``<group>/<name>.txt`` (for example
-``settings/open_book.txt`` or ``answer_swap/propose.txt``). A user can point
-``HALLUFORGE_PROMPTS_DIR`` at a folder with the same layout to override any of them. Each
+A template is named ``<group>/<name>``. The generic ones (``settings/``, ``select/``) live in
+this package as ``<group>/<name>.txt``; a family's own live in its package's ``prompts/``
+folder as ``<name>.txt`` (``families/answer_swap/prompts/propose.txt`` is
+``answer_swap/propose``), found through the ``root`` the family passes. A user can point
+``HALLUFORGE_PROMPTS_DIR`` at a folder laid out as ``<group>/<name>.txt`` to override any of them. Each
 template's sha256 goes into the run manifest and into test-case provenance, so a report can
 tell which wording produced which case. The wording is our own, modelled on the papers' method.
 """
@@ -57,7 +59,7 @@ def _read(name: str, override_dir: str | None, root: str | None) -> Template:
         if candidate.is_file():
             return Template(name, candidate.read_text(encoding="utf-8"))
     if root is not None:
-        own = Path(root) / f"{name}.txt"
+        own = Path(root) / f"{name.rpartition('/')[2]}.txt"
         if not own.is_file():
             raise ConfigError(f"no prompt template {name!r} in {root}", hint="check the template name")
         return Template(name, own.read_text(encoding="utf-8"))
@@ -70,10 +72,16 @@ def _read(name: str, override_dir: str | None, root: str | None) -> Template:
 def load_template(name: str, root: str | Path | None = None) -> Template:
     """Load ``<group>/<name>`` from the override dir if set, else from ``root`` or this package.
 
-    ``root`` is a folder of a family's own templates (a family outside this package keeps its
-    prompts beside its code); ``HALLUFORGE_PROMPTS_DIR`` still overrides them.
+    ``root`` is a family's own ``prompts/`` folder, holding ``<name>.txt`` (built-in families and
+    plugins alike keep their prompts beside their code); ``HALLUFORGE_PROMPTS_DIR`` still
+    overrides them as ``<group>/<name>.txt``.
     """
     return _read(name, os.environ.get("HALLUFORGE_PROMPTS_DIR"), None if root is None else str(root))
 
 
-__all__ = ["Template", "load_template"]
+def family_prompts(package_file: str) -> str:
+    """The ``prompts/`` folder beside a family package's ``__init__.py`` (pass its ``__file__``)."""
+    return str(Path(package_file).with_name("prompts"))
+
+
+__all__ = ["Template", "family_prompts", "load_template"]

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from halluforge.backends import check_decoding
 from halluforge.family import Family
 from halluforge.metrics import SCORERS
+from halluforge.plans import REPLY_SLOT, Plan, Turn
 from halluforge.records import Completion, Message, Request, Response, TestCase, stable_id
-from halluforge.settings import REPLY_SLOT, Demo, Plan, Turn, answer_turn, few_shot_pool, pick_demos, setting
+from halluforge.settings import Demo, answer_turn, few_shot_pool, pick_demos, setting
 from halluforge.stages.context import RunContext, StageCounts, progress_hook
 
 

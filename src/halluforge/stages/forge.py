@@ -3,8 +3,9 @@
 Inputs already forged (recorded per stage in the store) are skipped, so a resumed run forges
 only what is missing. Units run on the run's executor; the generator model is reached through a
 :class:`~halluforge.executor.BatchingBackend`, so its calls share the answer stage's runner.
-With ``answer.include_originals``, every example some forged case came from is added as a case
-of the ``original`` family, the reference for before/after figures. ``select.limit`` (``--limit``)
+With ``answer.include_originals``, every example a case of a family with a ``baseline`` came
+from is added as a case of that baseline family (the unperturbed example, the reference for
+before/after figures). ``select.limit`` (``--limit``)
 caps seed cases in the select stage and, for generators that forge from examples, their inputs.
 """
 
@@ -16,7 +17,6 @@ from typing import Any
 from halluforge.backends.cache import default_cache_path
 from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
-from halluforge.families.original import NAME as ORIGINAL
 from halluforge.family import Family
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator
 from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
@@ -79,14 +79,18 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
 
 
 def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
-    """The unperturbed example behind every forged case, answered for before/after figures."""
+    """The unperturbed example behind every forged case, as a case of its family's baseline."""
     by_example = {s.example.id: s.example for s in seed_cases}
-    wanted = {c.parent_example for c in ctx.store.iter(TestCase) if c.family != ORIGINAL}
+    wanted: dict[str, set[str]] = {}
+    for case in ctx.store.iter(TestCase):
+        spec = ctx.families.get(case.family)
+        if spec is not None and spec.baseline and case.parent_example:
+            wanted.setdefault(spec.baseline, set()).add(case.parent_example)
     ctx.store.put(
         [
             TestCase(
-                id=stable_id(ORIGINAL, example.id),
-                family=ORIGINAL,
+                id=stable_id(baseline, example.id),
+                family=baseline,
                 question=example.question,
                 context=example.evidence,
                 expected=list(example.answers),
@@ -94,8 +98,9 @@ def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
                 checks={"from_source": True},
                 provenance=Provenance(fields={"context": FieldProvenance(path="source")}),
             )
+            for baseline, example_ids in sorted(wanted.items())
             for example_id, example in by_example.items()
-            if example_id in wanted
+            if example_id in example_ids
         ]
     )
 

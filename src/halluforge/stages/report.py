@@ -18,9 +18,10 @@ from typing import Any
 from halluforge.errors import ConfigError
 from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
-from halluforge.reports.build import ReportInputs, build_report
+from halluforge.reports.build import build_report
 from halluforge.reports.markdown import render_markdown
 from halluforge.reports.model import Paragraph, Report, Section
+from halluforge.reports.sections import ReportInputs
 from halluforge.reports.summary import Summary, write_summary
 from halluforge.stages.context import RunContext, StageCounts
 

@@ -5,7 +5,8 @@ the generator model (validated: it must name ``<answer>``; else a rule fallback)
 Its answer plan has two turns per claim setting: the target answers, then judges each claim
 with its own answer filled in (a small ABCD). The ``toy_claim_true`` scorer gives one score
 per claim; the ``toy`` report section lists the per-claim means. Everything the core needs is
-in :data:`FAMILY` and the three registrations in :func:`register`.
+in :data:`FAMILY` (its scorer and section included, in ``brings``) and the one registration in
+:func:`register`; a plugin package would make it an entry point of ``halluforge.families``.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from halluforge.family import FAMILIES, CaseMetadata, Family
+from halluforge.family import FAMILIES, CaseMetadata, Components, Family
 from halluforge.forge.base import ForgeContext, Generator
-from halluforge.metrics import SCORERS, Scorer, ScoreValue
+from halluforge.metrics import Scorer, ScoreValue
+from halluforge.plans import Plan, Turn
 from halluforge.prompts import load_template
 from halluforge.records import Claim, FieldProvenance, Provenance, Response, Skip, TestCase, stable_id
-from halluforge.reports.build import SECTIONS, ReportInputs, SectionKind
 from halluforge.reports.model import Paragraph, Table, aligned
-from halluforge.settings import Plan, Turn
+from halluforge.reports.sections import ReportInputs, SectionKind
 
 PROMPTS = Path(__file__).parent / "prompts"
 NAME = "toy_claims"
@@ -114,6 +115,8 @@ def section(inputs: ReportInputs, families: dict[str, Family | None]) -> list[Pa
     return [table]
 
 
+SECTION = SectionKind(section)
+
 FAMILY = Family(
     name=NAME,
     paper="a toy for the tests (after ABCD, Balepur et al. 2023)",
@@ -125,18 +128,17 @@ FAMILY = Family(
     sections=("table", "toy"),
     metadata=ToyMetadata,
     plan=plan,
+    brings=Components(
+        scorers={ClaimTrue.name: f"{__name__}:ClaimTrue"}, sections={"toy": f"{__name__}:SECTION"}
+    ),
 )
 
 
 def register() -> None:
-    """The registrations a plugin makes (an entry point would do the same)."""
+    """The one registration a plugin makes (an entry point of ``halluforge.families`` does the same)."""
     FAMILIES.register(NAME, FAMILY)
-    SCORERS.register(ClaimTrue.name, ClaimTrue)
-    SECTIONS["toy"] = SectionKind(section)
 
 
 def unregister() -> None:
     """Undo :func:`register`, so other tests see only the built-in components."""
     FAMILIES.unregister(NAME)
-    SCORERS.unregister(ClaimTrue.name)
-    SECTIONS.pop("toy", None)

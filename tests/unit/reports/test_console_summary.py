@@ -9,9 +9,10 @@ from rich.console import Console
 
 from halluforge.family import FAMILIES, Family
 from halluforge.metrics.layer import Joined
-from halluforge.reports.build import ReportInputs, build_report
+from halluforge.reports.build import build_report
 from halluforge.reports.console import print_report
 from halluforge.reports.markdown import render_markdown
+from halluforge.reports.sections import ReportInputs
 from halluforge.reports.summary import Summary, SummaryRow
 
 

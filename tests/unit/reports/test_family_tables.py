@@ -12,9 +12,10 @@ from halluforge.errors import DataError
 from halluforge.family import FAMILIES, Family
 from halluforge.metrics.layer import Joined, summarize
 from halluforge.records import Score
-from halluforge.reports.build import SECTIONS, ReportInputs, build_report
+from halluforge.reports.build import build_report
 from halluforge.reports.markdown import cell_text, render_block, render_markdown, render_table
 from halluforge.reports.model import Paragraph, Table
+from halluforge.reports.sections import SECTIONS, ReportInputs
 from halluforge.reports.summary import Summary, SummaryRow, load_summary, write_summary
 from halluforge.reports.tables import (
     count_tables,
@@ -180,7 +181,7 @@ def test_family_table_without_few_shot_has_one_block() -> None:
     assert header == ["Model", "Method", "Zero-shot EM"]
     # a family that asked for a table but has no rows gets a line instead of an empty table
     inputs = ReportInputs(summary, Joined.build([], [], []))
-    blocks = SECTIONS["table"].build(inputs, {"claims": None})
+    blocks = SECTIONS.get("table").build(inputs, {"claims": None})
     assert blocks == [Paragraph(text="No scores for claims.")]
     assert "".join(render_block(b) for b in blocks) == "No scores for claims.\n"
 

@@ -9,6 +9,10 @@ has the opposite expected answer.
 from __future__ import annotations
 
 from halluforge.family import CaseMetadata, Family
+from halluforge.prompts import family_prompts
+
+#: this family's prompt templates (``<name>.txt``; names ``answer_swap/<name>``)
+PROMPTS = family_prompts(__file__)
 
 
 class AnswerSwapMetadata(CaseMetadata):
@@ -32,4 +36,8 @@ FAMILY = Family(
     baseline="original",
 )
 
-__all__ = ["FAMILY", "AnswerSwapMetadata"]
+__all__ = [
+    "FAMILY",
+    "PROMPTS",
+    "AnswerSwapMetadata",
+]

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from halluforge.families.claims import PROMPTS
 from halluforge.families.claims.rules import ANSWER_TAG, check_claims, rule_claims, tags_of
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.records import Claim, Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
@@ -75,6 +76,7 @@ class ClaimsGenerator(Generator):
     family: ClassVar[str] = FAMILY
     Options: ClassVar[type[GeneratorOptions]] = ClaimsOptions
     template_names: ClassVar[tuple[str, ...]] = ("claims/decompose",)
+    templates_root: ClassVar[str | None] = PROMPTS
     uses_seed_cases: ClassVar[bool] = False
 
     @property

@@ -20,6 +20,7 @@ from halluforge.family import Family
 from halluforge.metrics.layer import Joined
 from halluforge.records import Response, Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
+from halluforge.reports.sections import ReportInputs, SectionKind
 
 #: rows of the "claims broken by wrong answers" table
 MAX_BROKEN = 12
@@ -253,7 +254,17 @@ def claims_blocks(
     return blocks
 
 
+def _section(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list[Paragraph | Table]:
+    return claims_blocks(
+        inputs.joined, families, n_boot=inputs.n_boot, confidence=inputs.confidence, seed=inputs.seed
+    )
+
+
+#: ABCD Tables 1 and 3, the decomposition and the per-case view, inside the family's section
+SECTION = SectionKind(_section)
+
 __all__ = [
+    "SECTION",
     "broken_table",
     "case_view",
     "claims_blocks",

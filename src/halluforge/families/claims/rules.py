@@ -30,9 +30,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from halluforge.families.claims import ANSWER_TAG
 from halluforge.families.shared.validate import starts_with_vowel_sound
 
-ANSWER_TAG = "<answer>"
 MIN_CLAIMS, MAX_CLAIMS = 2, 8
 TAG = re.compile(r"<([a-z][a-z0-9_ -]{0,30})>")
 _ANY_TAG = re.compile(r"<[^<>]{1,40}>")

@@ -13,6 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from halluforge.family import CaseMetadata, Family
+from halluforge.prompts import family_prompts
+
+#: this family's prompt templates (``<name>.txt``; names ``context_enrich/<name>``)
+PROMPTS = family_prompts(__file__)
 
 
 class GroundingRecord(BaseModel):
@@ -57,4 +61,9 @@ FAMILY = Family(
     options={"variants": ("question", "evidence")},
 )
 
-__all__ = ["FAMILY", "ContextEnrichMetadata", "GroundingRecord"]
+__all__ = [
+    "FAMILY",
+    "PROMPTS",
+    "ContextEnrichMetadata",
+    "GroundingRecord",
+]

@@ -49,6 +49,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from halluforge.errors import ConfigError, ModelError
+from halluforge.families.context_enrich import PROMPTS
 from halluforge.families.context_enrich.enrich_text import (
     check_merge,
     check_summary,
@@ -256,6 +257,7 @@ class ContextEnrich(Generator):
         "context_enrich/summarize",
         "context_enrich/merge",
     )
+    templates_root: ClassVar[str | None] = PROMPTS
 
     def __init__(self, options: GeneratorOptions | None = None) -> None:
         super().__init__(options)

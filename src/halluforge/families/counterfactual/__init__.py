@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from halluforge.family import CaseMetadata, Family
-from halluforge.prompts import load_template
-from halluforge.records import TestCase
-from halluforge.settings import Plan, Turn, setting
+from halluforge.family import CaseMetadata, Components, Family, LoaderSpec
+from halluforge.prompts import family_prompts
 
+#: this family's prompt templates (``<name>.txt``; names ``counterfactual/<name>``)
+PROMPTS = family_prompts(__file__)
+
+_HERE = "halluforge.families.counterfactual"
 #: the settings whose context is the edited one (their wrong answers count in M-Rate)
 EDITED_SETTINGS = ("open_book", "self_trust", "dola")
 NO_CONTEXT = "closed_book"
@@ -51,26 +53,6 @@ class CounterfactualMetadata(CaseMetadata):
     original_words: list[str] = Field(default_factory=list)
 
 
-def plan(case: TestCase, setting_name: str, first: Turn) -> Plan:
-    """Choice cases: the setting's own prompt. Text generation: our writing prompt, no closed book."""
-    if case.format != "generation":
-        return (first,)
-    how = setting(setting_name)
-    context = how.context_of(case) if how.needs_context else None
-    if not context:
-        return ()
-    domain = case.metadata.get("domain")
-    name = {"record": "write_record", "term": "write_definition"}.get(str(domain), "write_passage")
-    prompt = load_template(f"counterfactual/{name}").render(
-        context=context, term=case.metadata.get("title") or "the term"
-    )
-    if setting_name == "self_trust":
-        note = load_template("counterfactual/trust_note").render()
-        head, _, last = prompt.rpartition("\n")
-        prompt = f"{head}\n{note}\n{last}"
-    return (Turn(prompt=prompt, max_tokens=GENERATION_TOKENS),)
-
-
 FAMILY = Family(
     name="counterfactual",
     paper="RECALL (Liu et al. 2023) §2-§5",
@@ -78,14 +60,34 @@ FAMILY = Family(
     correct_means=(
         "keeps the true answer; following the edited context is the mistake (opposite of answer_swap)"
     ),
-    generator="halluforge.families.counterfactual.generator:Counterfactual",
+    generator=f"{_HERE}.generator:Counterfactual",
     settings=(NO_CONTEXT, ORIGINAL, *EDITED_SETTINGS),
     scorers=("accuracy", "error_detection", "confidence"),
     metrics=("m_rate", "r_rate"),
     sections=("recall",),
     metadata=CounterfactualMetadata,
-    plan=plan,
+    plan=f"{_HERE}.plan:plan",
     options={"variants": ("qa_a", "qa_na", "textgen"), "edited_settings": EDITED_SETTINGS},
+    brings=Components(
+        scorers={
+            "accuracy": f"{_HERE}.metrics:ChoiceAccuracy",
+            "error_detection": f"{_HERE}.metrics:ErrorDetection",
+            "confidence": f"{_HERE}.metrics:AnswerConfidence",
+        },
+        metrics={
+            "m_rate": f"{_HERE}.metrics:MisleadingRate",
+            "r_rate": f"{_HERE}.metrics:ReappearanceRate",
+        },
+        sections={"recall": f"{_HERE}.report:SECTION"},
+        # RGB's counterfactual file: ready-made QA-A cases (options: {mode: examples} for examples)
+        loaders={"rgb": LoaderSpec(f"{_HERE}.rgb:load_rgb", options=("mode", "seed"), ready_made=True)},
+    ),
 )
 
-__all__ = ["EDITED_SETTINGS", "FAMILY", "CounterfactualMetadata", "plan"]
+__all__ = [
+    "EDITED_SETTINGS",
+    "FAMILY",
+    "GENERATION_TOKENS",
+    "PROMPTS",
+    "CounterfactualMetadata",
+]

@@ -45,7 +45,7 @@ from typing import Any, Literal, cast
 
 from pydantic import Field
 
-from halluforge.families.context_enrich.enrich_text import split_sentences
+from halluforge.families.counterfactual import PROMPTS
 from halluforge.families.counterfactual.rules import (
     cloze_candidates,
     edit_words,
@@ -75,6 +75,7 @@ from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance, Option, Provenance, Skip, TestCase, stable_id
 from halluforge.textkit.answers import answer_key
+from halluforge.textkit.sentences import split_sentences
 
 PARAPHRASE_RECORD = "counterfactual/paraphrase_record"
 PARAPHRASE_TERM = "counterfactual/paraphrase_term"
@@ -125,6 +126,7 @@ class Counterfactual(Generator):
     family = "counterfactual"
     Options = CounterfactualOptions
     template_names = (PARAPHRASE_RECORD, PARAPHRASE_TERM, QUESTION, EDIT_ANSWER, EDIT_CONTEXT)
+    templates_root = PROMPTS
     uses_seed_cases = False
 
     @property

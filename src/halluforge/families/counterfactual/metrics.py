@@ -106,9 +106,10 @@ def _without_instruction(text: str) -> str:
     The instruction says "If it contradicts what you know ...", which the rule would read as
     the model flagging the context when a reply (or an echoing backend) repeats it.
     """
+    from halluforge.families.counterfactual import PROMPTS
     from halluforge.prompts import load_template
 
-    note = load_template("counterfactual/trust_note").render()
+    note = load_template("counterfactual/trust_note", PROMPTS).render()
     for sentence in re.split(r"(?<=[.!?])\s+", note.strip()):
         text = re.sub(re.escape(sentence.strip()), " ", text, flags=re.I)
     return text

@@ -27,6 +27,7 @@ from typing import Any
 from halluforge.metrics.layer import Aggregate, Joined, aggregate
 from halluforge.records import Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
+from halluforge.reports.sections import ReportInputs, SectionKind
 
 CONTEXTS = (("closed_book", "no"), ("original_context", "original"), ("open_book", "edited"))
 METHODS = (("open_book", "Baseline"), ("self_trust", "Prompt"), ("dola", "DoLa"))
@@ -218,4 +219,19 @@ def confidence_table(joined: Joined, rows: Sequence[Score]) -> Paragraph | Table
     return table
 
 
-__all__ = ["CONTEXTS", "DOMAINS", "METHODS", "confidence_series", "confidence_table", "recall_blocks"]
+def _section(inputs: ReportInputs, families: Mapping[str, Any]) -> list[Paragraph | Table]:
+    return recall_blocks(inputs.joined, families, n_boot=inputs.n_boot, seed=inputs.seed)
+
+
+#: RECALL's response-quality, robustness and confidence tables, inside the family's section
+SECTION = SectionKind(_section)
+
+__all__ = [
+    "CONTEXTS",
+    "DOMAINS",
+    "METHODS",
+    "SECTION",
+    "confidence_series",
+    "confidence_table",
+    "recall_blocks",
+]

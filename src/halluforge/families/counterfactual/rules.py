@@ -25,7 +25,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from halluforge.families.context_enrich.enrich_text import split_sentences
 from halluforge.families.counterfactual.sources import EventRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer, form_type, looks_like_name
 from halluforge.families.shared.validate import Check, draw_pool_answer, perturb_answer, span_replace
@@ -37,6 +36,7 @@ from halluforge.textkit.answers import (
     count_occurrences,
     normalize_answer,
 )
+from halluforge.textkit.sentences import split_sentences
 
 _PLACE_KEYS = re.compile(r"(?:^|_)(?:place|location|site|city|venue|port|country|region)(?:$|_)")
 _YEAR_OR_DATE = re.compile(

@@ -69,8 +69,7 @@ class TermRecord:
 
 def bundled_path(name: str) -> Path:
     """The path of a bundled sample file (``events`` or ``terms``)."""
-    resource = resources.files("halluforge.data").joinpath("bundled", "recall", BUNDLED[name])
-    return Path(str(resource))
+    return Path(str(resources.files("halluforge.families.counterfactual").joinpath("data", BUNDLED[name])))
 
 
 def resolve(path: str, kind: str) -> Path:

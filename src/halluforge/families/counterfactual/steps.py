@@ -3,7 +3,7 @@
 :mod:`halluforge.families.counterfactual.generator` decides what one input yields (QA-A, QA-NA, text
 generation); the four steps here make the pieces. Each asks the generator model up to
 ``max_attempts`` times, checks the reply with :mod:`halluforge.families.counterfactual.rules` or
-answer_swap's proposal checks, falls back to a rule, and returns a
+the shared wrong-answer checks, falls back to a rule, and returns a
 :class:`~halluforge.records.FieldProvenance` that says which path ran and why the model's
 replies were rejected:
 
@@ -21,13 +21,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from halluforge.families.answer_swap.generator import (
-    AnswerSwap,
-    AnswerSwapOptions,
-    ask_attempt,
-    propose_answer,
-)
-from halluforge.families.context_enrich.enrich_text import split_sentences
 from halluforge.families.counterfactual.rules import (
     cloze_candidates,
     cloze_question,
@@ -53,10 +46,12 @@ from halluforge.families.shared.validate import (
     parse_passage,
     perturb_answer,
 )
+from halluforge.families.shared.wrong_answer import WrongAnswer, ask_attempt, propose_answer
 from halluforge.forge.base import ForgeContext
 from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance
 from halluforge.textkit.answers import answer_key, contains_answer
+from halluforge.textkit.sentences import split_sentences
 
 Pool = dict[AnswerType, list[str]]
 Donors = list[tuple[str, list[str]]]
@@ -235,12 +230,12 @@ async def counterfactual_answer(
     *,
     max_attempts: int,
 ) -> tuple[str | None, FieldProvenance]:
-    """Step 3: a wrong answer of the same type, accepted by answer_swap's proposal checks.
+    """Step 3: a wrong answer of the same type, accepted by the shared wrong-answer checks.
 
     The model proposes first; then a shifted date or number; then a same-type value of the
     same shape from the pool of every input's values.
     """
-    judge = AnswerSwap(AnswerSwapOptions(max_answer_words=6))
+    judge = WrongAnswer(max_answer_words=6)
     rejected: list[str] = []
     attempts = 0
     if ctx.llm is not None:

@@ -14,9 +14,19 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from halluforge.family import CaseMetadata, Family
+from halluforge.family import CaseMetadata, Components, Family
+from halluforge.prompts import family_prompts
+
+#: this family's prompt templates (``<name>.txt``; names ``invite/<name>``)
+PROMPTS = family_prompts(__file__)
 
 _PAPER = "INVITE (Ramakrishna et al. 2023)"
+#: the premise judge, INVITE Table 2 and ``halluforge judge``, shared by both families
+_BRINGS = Components(
+    scorers={"premise_judge": "halluforge.families.invite.judge:PremiseJudge"},
+    sections={"invite": "halluforge.families.invite.report:SECTION"},
+    commands=("halluforge.families.invite.cli",),
+)
 
 
 class FalsePremiseMetadata(CaseMetadata):
@@ -51,6 +61,7 @@ FALSE_PREMISE = Family(
     scorers=("premise_judge",),
     sections=("table", "invite"),
     metadata=FalsePremiseMetadata,
+    brings=_BRINGS,
 )
 
 INVALID_DATE = Family(
@@ -62,6 +73,13 @@ INVALID_DATE = Family(
     scorers=("premise_judge",),
     sections=("table", "invite"),
     metadata=InvalidDateMetadata,
+    brings=_BRINGS,
 )
 
-__all__ = ["FALSE_PREMISE", "INVALID_DATE", "FalsePremiseMetadata", "InvalidDateMetadata"]
+__all__ = [
+    "FALSE_PREMISE",
+    "INVALID_DATE",
+    "PROMPTS",
+    "FalsePremiseMetadata",
+    "InvalidDateMetadata",
+]

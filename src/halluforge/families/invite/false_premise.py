@@ -27,7 +27,6 @@ import random
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,6 +34,7 @@ import yaml
 from pydantic import Field
 
 from halluforge.errors import ConfigError
+from halluforge.families.invite import PROMPTS
 from halluforge.families.invite.kb import EntityType, KBFormat, KBIndex, PredicateFacts, bundled_kb
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
@@ -155,7 +155,7 @@ def load_templates(path: str | None = None) -> tuple[dict[str, PredicateTemplate
 
     Returns the merged templates and a short hash of every text that went into them.
     """
-    texts = [(resources.files("halluforge.prompts").joinpath(TEMPLATES_NAME).read_text("utf-8"), "bundled")]
+    texts = [((Path(PROMPTS) / "templates.yaml").read_text("utf-8"), "bundled")]
     override_dir = os.environ.get("HALLUFORGE_PROMPTS_DIR")
     if override_dir and (Path(override_dir) / TEMPLATES_NAME).is_file():
         file = Path(override_dir) / TEMPLATES_NAME

@@ -568,7 +568,7 @@ def _predicate_key(predicate: str, wanted: set[str] | None) -> str | None:
 
 def bundled_kb_dir() -> Path:
     """Folder of the bundled sample KB (``sample_kb.nt``, ``persons.txt``, ``places.txt``)."""
-    return Path(str(resources.files("halluforge.data").joinpath("bundled", "kb")))
+    return Path(str(resources.files("halluforge.families.invite").joinpath("data", "kb")))
 
 
 def bundled_kb() -> tuple[Path, dict[EntityType, Path]]:

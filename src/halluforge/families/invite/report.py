@@ -10,12 +10,14 @@ column, never dropped silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
+from halluforge.family import Family
 from halluforge.metrics.layer import Aggregate, aggregate, category_of, latest_scores
 from halluforge.records import Score, TestCase
 from halluforge.reports.markdown import render_block
-from halluforge.reports.model import Paragraph, Section, Table, aligned
+from halluforge.reports.model import Paragraph, Table, aligned
+from halluforge.reports.sections import ReportInputs, SectionKind
 
 METRIC = "premise_judge"
 TITLE = "Hallucination rate (INVITE Table 2)"
@@ -86,12 +88,18 @@ def invite_blocks(
     ]
 
 
-def invite_section(
-    scores: Sequence[Score], cases: dict[str, TestCase], *, n_boot: int, confidence: float, seed: int
-) -> Section:
-    """The INVITE Table 2 section of a run's report."""
-    blocks = invite_blocks(scores, cases, n_boot=n_boot, confidence=confidence, seed=seed)
-    return Section(title=TITLE, blocks=blocks)
+def _section(inputs: ReportInputs, families: Mapping[str, Family | None]) -> list[Paragraph | Table]:
+    return invite_blocks(
+        [s for s in inputs.joined.scores if s.family in families],
+        inputs.joined.cases,
+        n_boot=inputs.n_boot,
+        confidence=inputs.confidence,
+        seed=inputs.seed,
+    )
+
+
+#: INVITE Table 2, one section for the run over every family that names ``invite``
+SECTION = SectionKind(_section, title=TITLE)
 
 
 def render_invite_table(
@@ -107,4 +115,4 @@ def render_invite_table(
     return "\n".join(render_block(b) for b in blocks)
 
 
-__all__ = ["METRIC", "TITLE", "invite_blocks", "invite_section", "render_invite_table"]
+__all__ = ["METRIC", "SECTION", "TITLE", "invite_blocks", "render_invite_table"]

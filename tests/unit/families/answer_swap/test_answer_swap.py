@@ -385,7 +385,7 @@ async def test_real_realtimeqa_evidence_without_a_model() -> None:
     ],
 )
 def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: str, reason: str) -> None:
-    found = AnswerSwap().reject_answer(candidate, [gold], kind, question, "She lived in Bath for years.")
+    found = AnswerSwap().wrong.reject_answer(candidate, [gold], kind, question, "She lived in Bath for years.")
     assert found is not None and reason in found
 
 
@@ -400,32 +400,32 @@ def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: s
     ],
 )
 def test_reject_answer_accepts_plausible_ones(candidate: str, gold: str, kind: Any, question: str) -> None:
-    assert AnswerSwap().reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.") is None
+    assert AnswerSwap().wrong.reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.") is None
 
 
 def test_a_wrong_date_is_written_as_the_passage_writes_the_gold_one() -> None:
     evidence = "The bridge opened on 4 March 1890 after seven years of work."
     gold = ["March 1890", "4 March 1890"]  # the passage writes the alias with the day
     swap = AnswerSwap()
-    found = swap.implausible("March 1893", gold, "date", evidence)
+    found = swap.wrong.implausible("March 1893", gold, "date", evidence)
     assert found is not None and "'4 March 1890'" in found
-    assert swap.implausible("4 March 1893", gold, "date", evidence) is None
+    assert swap.wrong.implausible("4 March 1893", gold, "date", evidence) is None
     # where the passage writes the date as the gold answer does, the gold answer's form is the one
     plain = "The bridge opened in March 1890 after seven years of work."
-    assert swap.implausible("March 1893", gold, "date", plain) is None
+    assert swap.wrong.implausible("March 1893", gold, "date", plain) is None
 
 
 @pytest.mark.parametrize("candidate", ["Dr", "Sir", "the President", "Prof.", "The Writer"])
 def test_a_title_or_kind_word_alone_is_no_person(candidate: str) -> None:
-    found = AnswerSwap().implausible(candidate, ["Ada Brook"], "person", "Ada Brook found the comet.")
+    found = AnswerSwap().wrong.implausible(candidate, ["Ada Brook"], "person", "Ada Brook found the comet.")
     assert found is not None and "only a title or kind word" in found
 
 
 def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
     swap = AnswerSwap()
-    assert swap.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
+    assert swap.wrong.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
     # a kind word is a fine answer when the answer is not a person ("gas" for a state of matter)
-    assert swap.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
+    assert swap.wrong.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
 
 
 async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
@@ -439,9 +439,9 @@ async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
     swap = AnswerSwap()
     kind = example_kind(builder)
     assert kind == "person:architect"
-    found = swap.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
+    found = swap.wrong.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
     assert found is not None and "not a known architect" in found
-    assert swap.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "") is None
+    assert swap.wrong.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "") is None
     case = await forge(builder, context(None))
     assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
 
@@ -459,7 +459,7 @@ async def test_a_group_the_passage_names_takes_only_its_members_or_skips() -> No
     assert new in lexicon()["thing:dog family"] and case.context is not None
     assert case.context.startswith(f"The {new} is the largest")
     swap = AnswerSwap()
-    found = swap.implausible("giraffe", wolf.answers, "thing:dog family", wolf.evidence or "")
+    found = swap.wrong.implausible("giraffe", wolf.answers, "thing:dog family", wolf.evidence or "")
     assert found is not None and "not a known dog family" in found
     # a group nothing is known of: no donor passes, so the seed case is skipped with the reason
     mole = Example.build(

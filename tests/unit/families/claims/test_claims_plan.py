@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from halluforge.families.claims import FAMILY, answer_text, follow, parse_tag_reply, plan
+from halluforge.families.claims import FAMILY
+from halluforge.families.claims.plan import answer_text, follow, parse_tag_reply, plan
+from halluforge.plans import Turn
 from halluforge.records import Claim, Message, Response, TestCase
-from halluforge.settings import Turn
 
 
 def _case(tags: list[str]) -> TestCase:

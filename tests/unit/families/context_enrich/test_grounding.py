@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from halluforge.families.context_enrich import PROMPTS
 from halluforge.families.context_enrich.grounding import (
     MIN_RECALL,
     REASONS,
@@ -28,7 +29,7 @@ SOURCES = [
     "A Midsummer Night's Dream is a comedy written by William Shakespeare in about 1595 or 1596.",
     "Yuri Gagarin was a Soviet pilot and cosmonaut who became the first human to journey into outer space.",
 ]
-MERGE = load_template("context_enrich/merge")
+MERGE = load_template("context_enrich/merge", PROMPTS)
 
 
 @pytest.fixture(scope="module")

@@ -133,7 +133,7 @@ async def test_forge_records_the_neighbour_path_and_the_small_data_fallback() ->
     examples = _examples()
     gen = AnswerSwap.from_config({"neighbour_min_examples": 20})
     ctx = ForgeContext(llm=None, examples=examples)
-    ctx.resources[gen.donors_key()] = (
+    ctx.resources[gen.wrong.donors_key()] = (
         build_kind_pool(examples),
         build_neighbours(examples, encoder=fake_encoder),
     )
@@ -147,7 +147,7 @@ async def test_forge_records_the_neighbour_path_and_the_small_data_fallback() ->
     prov = case.provenance.fields["expected"]
     assert prov.method == "kind_pool" and case.expected[0] in WRITERS[1:4]
     assert any(r.startswith("no neighbours: dataset too small") for r in prov.rejected)
-    assert isinstance(small.resources[gen.donors_key()][1], NeighbourIndex)
+    assert isinstance(small.resources[gen.wrong.donors_key()][1], NeighbourIndex)
 
 
 @pytest.mark.skipif(

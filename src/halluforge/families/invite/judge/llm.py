@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from halluforge.families.invite import PROMPTS
 from halluforge.prompts import load_template
 from halluforge.records import Message, Request
 
@@ -36,7 +37,9 @@ _THINK = re.compile(r"<think>.*?</think>", re.IGNORECASE | re.DOTALL)
 
 def judge_request(question: str, reference: str, response: str) -> Request:
     """The judge model's request for one response (template ``judge/premise``)."""
-    prompt = load_template("judge/premise").render(question=question, reference=reference, response=response)
+    prompt = load_template("judge/premise", PROMPTS).render(
+        question=question, reference=reference, response=response
+    )
     return Request(messages=[Message(role="user", content=prompt)], max_tokens=16, temperature=0.0)
 
 

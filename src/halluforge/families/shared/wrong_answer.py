@@ -1,0 +1,405 @@
+"""Choosing a plausible wrong answer: the generator model's proposal, checked, then rule fallbacks.
+
+Answer swapping (AutoDebug/ReEval Category 1) and RECALL's counterfactual answers both need a
+short, believable, *wrong* answer of the gold answer's kind. :class:`WrongAnswer` holds the
+one set of checks every such answer passes, wherever it came from:
+
+- the **form** of a generator model's proposal (:meth:`WrongAnswer.reject_answer`): an answer,
+  not commentary; the gold answer's coarse type and casing; not a gold alias; not already in
+  the evidence;
+- its **plausibility** (:meth:`WrongAnswer.implausible`): the gold answer's fine kind
+  (:mod:`.kinds`: a writer for a writer, a river for a river), a date or number within a
+  believable window and written like the gold answer, no contradiction with the rest of the
+  passage (:mod:`.conflicts`);
+
+and the **fallback chain** (:meth:`WrongAnswer.choose`): a shifted date or number, the
+same-kind answers of the most similar questions (MiniLM neighbours, :mod:`.donors`), then the
+kind pool. :func:`ask_attempt` and :func:`propose_answer` are the seeded ask-and-check loop
+every family's generator-model step uses.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from halluforge.errors import BackendError
+from halluforge.families.shared.answer_types import (
+    AnswerType,
+    classify_answer,
+    describe,
+    form_type,
+    looks_like_name,
+)
+from halluforge.families.shared.conflicts import conflict
+from halluforge.families.shared.donors import (
+    NeighbourIndex,
+    build_kind_pool,
+    build_neighbours,
+    draw_kind,
+    draw_ranked,
+)
+from halluforge.families.shared.kinds import (
+    FEMALE,
+    GROUP_SUFFIX,
+    Kind,
+    has_members,
+    is_member,
+    numbers_close,
+    title_only,
+    wants_female,
+    years_close,
+)
+from halluforge.families.shared.restatements import number_value, spell_number, written_forms
+from halluforge.families.shared.validate import (
+    answer_shape,
+    check_differs,
+    parse_answer,
+    perturb_answer,
+    perturbable,
+    shift_year,
+)
+from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext
+from halluforge.prompts import Template
+from halluforge.records import Completion, Example, FieldProvenance
+from halluforge.textkit.answers import answer_key, contains_answer, normalize_answer
+
+#: words that show a proposal is commentary, not an answer
+_META = re.compile(
+    r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
+    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead|reply|sentence|in this case)\b|"
+    r"^(?:not|no|yes|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|i|my|we|you)\b",
+    re.I,
+)
+
+#: start of the skip reason when no wrong answer passes the plausibility check
+NO_PLAUSIBLE = "no plausible wrong answer"
+#: shifted dates or numbers tried before giving up on the perturb fallback
+_PERTURB_DRAWS = 16
+
+
+class WrongAnswer:
+    """The checks and fallbacks that pick one plausible wrong answer (see the module docstring).
+
+    ``max_answer_words`` caps an answer's length; ``max_attempts`` is how many proposals the
+    generator model makes; ``neighbours`` and ``neighbour_min_examples`` govern the MiniLM
+    donors; ``option_prefix`` is the config path named in reasons (``families.answer_swap``).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_answer_words: int = 5,
+        max_attempts: int = 2,
+        neighbours: bool = True,
+        neighbour_min_examples: int = 20,
+        option_prefix: str = "families",
+    ) -> None:
+        self.max_answer_words = max_answer_words
+        self.max_attempts = max_attempts
+        self.neighbours = neighbours
+        self.neighbour_min_examples = neighbour_min_examples
+        self.option_prefix = option_prefix
+
+    def reject_answer(
+        self,
+        candidate: str,
+        gold: list[str],
+        answer_type: AnswerType,
+        question: str,
+        evidence: str,
+        *,
+        kind: Kind | None = None,
+        dataset: dict[Kind, list[str]] | None = None,
+    ) -> str | None:
+        """Why a proposed wrong answer is unusable, or None when it is acceptable.
+
+        With ``kind``, the proposal must also pass :meth:`implausible` (same fine kind, a
+        value in a plausible window), as every fallback answer does.
+        """
+        reason = self._reject_form(candidate, gold, answer_type, question, evidence)
+        if reason is None and kind is not None:
+            reason = self.implausible(candidate, gold, kind, evidence, dataset, question=question)
+        return reason
+
+    def implausible(
+        self,
+        candidate: str,
+        gold: list[str],
+        kind: Kind,
+        evidence: str,
+        dataset: dict[Kind, list[str]] | None = None,
+        *,
+        shaped: bool = False,
+        question: str | None = None,
+    ) -> str | None:
+        """The plausibility check every wrong answer passes, from the LLM or a fallback.
+
+        Same kind (a known member of the gold answer's fine kind when anything is known of
+        that kind; :mod:`halluforge.families.shared.kinds`), a date within a window of years and a
+        number within a factor of the gold one, written like the gold answer (proper name
+        for proper name; a date like every place the passage writes it; with ``shaped``, a
+        full date for a full date), not a gold alias, and
+        not already in the evidence, and not contradicting the rest of the passage (a date that
+        keeps its order against the passage's other dates, a noun that agrees with the verb
+        after the gold answer; :func:`halluforge.families.shared.conflicts.conflict`). Returns the
+        reason it fails, or None.
+        """
+        ok, reason = check_differs(candidate, gold)
+        if not ok:
+            return reason
+        if title_only(candidate, person=kind.startswith("person")):
+            return f"{candidate!r} is only a title or kind word, not an answer"
+        if len(candidate.split()) > self.max_answer_words:
+            return f"{candidate!r} is too long"
+        if contains_answer(evidence, candidate):
+            return f"{candidate!r} already occurs in the evidence"
+        form = form_type(candidate)
+        if kind in ("date", "number"):
+            if form is None or form not in (kind, form_type(gold[0])):  # "476" is written as a number
+                return f"{candidate!r} is not a {kind} like the gold answer"
+            # a date as the passage writes it: "on 7 November 1917" must not become "on November 1908"
+            forms = written_forms(evidence, gold) if kind == "date" else ()
+            forms = forms or ((gold[0],) if shaped else ())
+            for written in forms:
+                if answer_shape(candidate) != answer_shape(written):
+                    return f"{candidate!r} is not written like {written!r} (the gold answer as written)"
+            close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
+            if not close:
+                return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
+            return conflict(evidence, gold, kind, candidate)
+        if form is not None:
+            return f"{candidate!r} is a {form}, the gold answer a {kind}"
+        member = is_member(candidate, kind, dataset)
+        # a group kind ("thing:cat family") wants a known member even when none is known
+        if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
+            return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"
+        if kind.startswith("person") and not member and not looks_like_name(candidate, single=True):
+            return f"{candidate!r} does not look like a person's name"
+        female = kind.startswith("person") and bool(question) and wants_female(question or "")
+        if female and not is_member(candidate, FEMALE, dataset):
+            return f"{candidate!r} is not known to be a woman, as the question asks"
+        if _proper(gold[0]) != _proper(candidate):
+            return (
+                f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
+            )
+        return conflict(evidence, gold, kind, candidate)
+
+    def _reject_form(
+        self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
+    ) -> str | None:
+        """The form checks of a generator model's proposal (no commentary, same type and casing)."""
+        if not answer_key(candidate):
+            return "empty proposal"
+        words = len(candidate.split())
+        if words > self.max_answer_words:
+            return f"proposal too long ({words} words > {self.max_answer_words})"
+        ok, reason = check_differs(candidate, gold)
+        if not ok:
+            return reason
+        if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
+            return f"proposal {candidate!r} is not an answer"
+        form = form_type(candidate)
+        if answer_type in ("date", "number"):
+            # the question's wh-word alone would call anything a date ("when ...? banana")
+            found = classify_answer(candidate, question) if form is not None else "other"
+            if found != answer_type:
+                return f"proposal {candidate!r} is not a {answer_type} like the gold answer"
+        else:
+            if form is not None:
+                return f"proposal {candidate!r} is a {form}, the gold answer a {answer_type}"
+            found = classify_answer(candidate, question)
+            if answer_type != "other" and found != answer_type:
+                return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
+            if gold[0][:1].isupper() and not candidate[:1].isupper():
+                return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
+            if _is_title(gold[0]) and not _is_title(candidate):
+                return f"proposal {candidate!r} is not a name like the gold answer {gold[0]!r}"
+            if answer_type == "person" and not looks_like_name(candidate, single=True):
+                return f"proposal {candidate!r} does not look like a person's name"
+        if contains_answer(evidence, candidate):
+            return f"proposal {candidate!r} already occurs in the evidence"
+        return None
+
+    async def choose(
+        self,
+        example: Example,
+        gold: list[str],
+        answer_type: AnswerType,
+        kind: Kind,
+        evidence: str,
+        ctx: ForgeContext,
+        rng: random.Random,
+        template: Template,
+    ) -> tuple[str | None, FieldProvenance]:
+        """A wrong answer for ``example``: the model's proposal if it passes, else the rule fallbacks.
+
+        Fallbacks, best first: a date or number shifted within a plausible window; the nearest
+        question's answer of the same kind; any answer of the same kind in the dataset, then in
+        the bundled lexicon. Returns None with the reasons when nothing passes.
+        """
+        rejected: list[str] = []
+        attempts = 0
+        pool, neighbours = self.donors(ctx)
+        if ctx.llm is None:
+            rejected.append("no generator model")
+        else:
+            candidate, attempts, rejected = await propose_answer(
+                ctx,
+                template,
+                self.max_attempts,
+                question=example.question,
+                gold=gold,
+                answer_type=answer_type,
+                reject=lambda c: self.reject_answer(
+                    c, gold, answer_type, example.question, evidence, kind=kind, dataset=pool
+                ),
+            )
+            if candidate is not None:
+                return candidate, FieldProvenance(
+                    path="llm", method=template.name, attempts=attempts, rejected=rejected
+                )
+
+        def fallback(method: str, answer: str) -> tuple[str, FieldProvenance]:
+            return answer, FieldProvenance(
+                path="fallback", method=method, attempts=attempts, rejected=rejected
+            )
+
+        def accept(answer: str) -> str | None:
+            return self.implausible(
+                answer, gold, kind, evidence, pool, shaped=True, question=example.question
+            )
+
+        # fallbacks, best first (docs/families/answer_swap.md): a date or number shifted within a
+        # plausible window; the nearest question's answer of the same kind; any answer of the
+        # same kind in the dataset, then in the bundled lexicon
+        if kind in ("date", "number"):
+            # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
+            base = next(iter(written_forms(evidence, gold)), gold[0]) if kind == "date" else gold[0]
+            # a number in words the shift cannot write ("eighteen") is shifted as digits, then spelled
+            value = None if kind == "date" or perturbable(base) else number_value(base)
+            digits = str(int(value)) if value is not None and value.is_integer() else None
+            for _ in range(_PERTURB_DRAWS):
+                perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
+                if digits is not None and perturbed is not None:
+                    perturbed = spell_number(int(perturbed))
+                if perturbed is not None and accept(perturbed) is not None and kind == "date":
+                    perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
+                if perturbed is not None and accept(perturbed) is None:
+                    return fallback("perturb", perturbed)
+        if neighbours.reason is not None:
+            rejected.append(f"no neighbours: {neighbours.reason}")
+        else:
+            new, path, why = draw_ranked(neighbours.ranked(example.id), accept)
+            rejected.extend(why[:3])
+            if new is not None and path is not None:
+                return fallback(path, new)
+        if ":" in kind or kind == "person":  # a bare "place" or "other": only a neighbour is trusted
+            new, path = draw_kind(kind, pool, rng, accept)
+            if new is not None and path is not None:
+                return fallback(path, new)
+        rejected.append(f"no answer of kind {kind} passes the plausibility check")
+        return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
+
+    def donors_key(self) -> str:
+        """The key of the donors in ``ForgeContext.resources`` (it names the options they depend on)."""
+        return f"donors:{self.max_answer_words}:{self.neighbours}:{self.neighbour_min_examples}"
+
+    def donors(self, ctx: ForgeContext) -> tuple[dict[Kind, list[str]], NeighbourIndex]:
+        """The dataset's answers by fine kind and the neighbour donors, built once per forge context."""
+        key = self.donors_key()
+        found = ctx.resources.get(key)
+        if found is None:
+            examples = list(ctx.examples) or [s.example for s in ctx.seed_cases]
+            pool = build_kind_pool(examples, max_words=self.max_answer_words)
+            if self.neighbours:
+                cache = ctx.resources.get(EMBEDDING_CACHE)
+                index = build_neighbours(
+                    examples,
+                    pool=pool,
+                    min_examples=self.neighbour_min_examples,
+                    max_words=self.max_answer_words,
+                    cache_dir=str(cache) if cache else None,
+                )
+            else:
+                index = NeighbourIndex(reason=f"neighbours are off ({self.option_prefix}.neighbours)")
+            found = (pool, index)
+            ctx.resources[key] = found
+        return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
+
+
+def _proper(text: str) -> bool:
+    """Whether an answer is written as a proper name ("the Nile", "Au") rather than a common noun."""
+    words = text.split()
+    if words and words[0].lower() in ("the", "a", "an") and len(words) > 1:
+        words = words[1:]
+    return bool(words) and words[0][:1].isupper()
+
+
+def _is_title(text: str) -> bool:
+    """Every word capitalised, small linking words aside: "HMS Beagle", "Leonardo da Vinci"."""
+    small = {"a", "an", "and", "da", "de", "del", "der", "di", "du", "for", "in", "la", "le", "of", "on"}
+    small |= {"the", "to", "van", "von"}
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
+
+
+async def ask_attempt(
+    ctx: ForgeContext, template: Template, attempt: int, *, max_tokens: int, **values: object
+) -> Completion:
+    """Attempt ``attempt`` of one LLM step: the first at temperature 0, later ones sampled, seeded.
+
+    A backend that raises instead of returning an error completion is turned into one, so
+    the step falls back to its rule instead of losing the seed case.
+    """
+    try:
+        if attempt == 0:
+            return await ctx.ask(template, max_tokens=max_tokens, **values)
+        return await ctx.sample(
+            template, values, attempt=attempt, temperature=0.8, top_p=0.95, max_tokens=max_tokens
+        )
+    except BackendError as exc:
+        return Completion(error=str(exc), error_type=type(exc).__name__)
+
+
+async def propose_answer(
+    ctx: ForgeContext,
+    template: Template,
+    max_attempts: int,
+    *,
+    question: str,
+    gold: Sequence[str],
+    answer_type: AnswerType,
+    reject: Callable[[str], str | None],
+) -> tuple[str | None, int, list[str]]:
+    """Ask the generator model for a wrong answer of ``answer_type`` up to ``max_attempts`` times.
+
+    Each reply is parsed and put to ``reject`` (None: accepted). Returns the accepted answer or
+    None, the attempts made, and why each earlier reply was rejected, for the provenance.
+    answer_swap's proposal and RECALL's counterfactual answer share this loop.
+    """
+    rejected: list[str] = []
+    for attempt in range(max_attempts):
+        completion = await ask_attempt(
+            ctx,
+            template,
+            attempt,
+            max_tokens=24,
+            question=question,
+            answer=gold[0],
+            answer_type=describe(answer_type),
+        )
+        if completion.error is not None:
+            rejected.append(f"backend error: {completion.error_type or completion.error}")
+            continue
+        candidate = parse_answer(completion.text)
+        reason = reject(candidate)
+        if reason is None:
+            return candidate, attempt + 1, rejected
+        rejected.append(reason)
+    return None, max_attempts, rejected
+
+
+__all__ = ["NO_PLAUSIBLE", "WrongAnswer", "ask_attempt", "propose_answer"]
