@@ -118,11 +118,18 @@ class CachedBackend(_Wrapper):
     seed with the temperature and top_p, so a re-run gets the sample its seed gave (what the
     local engines would compute again anyway), while another run seed asks for new samples.
     Without this a warm re-run still loaded an engine for the sampled retries of forging.
+
+    The same request asked twice while its first copy is still being computed (two test cases
+    of one run that put the same prompt, in one batch or in two batches in flight) is computed
+    once and both get that answer. A local engine's greedy output can change with the batch it
+    runs in, so two computations could disagree, and a re-run served from the cache would then
+    give one of them a different answer from the one its run recorded.
     """
 
     def __init__(self, inner: Backend, cache: ResponseCache) -> None:
         super().__init__(inner)
         self.cache = cache
+        self._in_flight: dict[str, asyncio.Future[Completion]] = {}
 
     def _keys(self, requests: Sequence[Request]) -> list[str]:
         name, engine = self.inner.name, self.inner.output_fields()  # once per list, not per request
@@ -151,16 +158,43 @@ class CachedBackend(_Wrapper):
         results: list[Completion | None] = [None] * len(requests)
         for index, hit in self._hits(requests, keys).items():
             results[index] = hit
-        misses = [i for i, c in enumerate(results) if c is None]
-        if misses:
-            fresh = await self.inner.generate([requests[i] for i in misses])
-            to_store: dict[str, Completion] = {}
-            for index, completion in zip(misses, fresh, strict=True):
-                results[index] = completion
-                if completion.ok:
-                    to_store[keys[index]] = completion
-            self.cache.put_many(to_store)
+        owned: dict[str, list[int]] = {}  # keys this call computes -> the indexes that want them
+        waiting: list[tuple[int, asyncio.Future[Completion]]] = []
+        for index in (i for i, c in enumerate(results) if c is None):
+            key = keys[index]
+            if key in owned:
+                owned[key].append(index)
+            elif key in self._in_flight:  # another call is computing it now
+                waiting.append((index, self._in_flight[key]))
+            else:
+                owned[key] = [index]
+                self._in_flight[key] = asyncio.get_running_loop().create_future()
+        try:
+            if owned:
+                firsts = [indexes[0] for indexes in owned.values()]
+                fresh = await self.inner.generate([requests[i] for i in firsts])
+                to_store: dict[str, Completion] = {}
+                for (key, indexes), completion in zip(owned.items(), fresh, strict=True):
+                    self._in_flight[key].set_result(completion)
+                    results[indexes[0]] = completion
+                    for index in indexes[1:]:
+                        results[index] = _copy_for(completion, requests[index])
+                    if completion.ok:
+                        to_store[key] = completion
+                self.cache.put_many(to_store)
+        finally:
+            for key in owned:
+                future = self._in_flight.pop(key)
+                if not future.done():  # the inner call raised: the waiters raise too
+                    future.set_exception(RuntimeError("the first copy of this request was not answered"))
+        for index, future in waiting:
+            results[index] = _copy_for(await asyncio.shield(future), requests[index])
         return [c for c in results if c is not None]
+
+
+def _copy_for(completion: Completion, request: Request) -> Completion:
+    """The answer computed for an identical request, handed to ``request`` (counted as cached)."""
+    return completion.model_copy(update={"request_id": request.id, "cached": True})
 
 
 __all__ = ["RETRYABLE", "CachedBackend", "LimitedBackend", "RetryingBackend"]

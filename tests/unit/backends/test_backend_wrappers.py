@@ -361,3 +361,51 @@ async def test_the_same_request_twice_gets_two_cached_completions(cache: Respons
         ("other", True, "answer to a"),
     ]
     assert out[0] is not out[1]
+
+
+class CountingBackend(ScriptedBackend):
+    """Answers each call with a new numbered text, like an engine whose output moves with its batch."""
+
+    async def generate(self, requests: Sequence[Request]) -> list[Completion]:
+        self.calls.append([r.messages[-1].content for r in requests])
+        await asyncio.sleep(0.01)
+        return [
+            Completion(request_id=r.id, text=f"answer {len(self.calls)}.{i}") for i, r in enumerate(requests)
+        ]
+
+
+def _same(prompt: str, rid: str) -> Request:
+    return Request(id=rid, messages=[Message(role="user", content=prompt)])
+
+
+async def test_the_same_request_in_one_batch_is_computed_once(cache: ResponseCache) -> None:
+    inner = CountingBackend()
+    out = await CachedBackend(inner, cache).generate([_same("q", "a"), _same("r", "b"), _same("q", "c")])
+    assert inner.calls == [["q", "r"]]
+    assert [(c.request_id, c.text, c.cached) for c in out] == [
+        ("a", "answer 1.0", False),
+        ("b", "answer 1.1", False),
+        ("c", "answer 1.0", True),
+    ]
+
+
+async def test_the_same_request_in_two_batches_in_flight_gets_one_answer(cache: ResponseCache) -> None:
+    inner = CountingBackend()
+    backend = CachedBackend(inner, cache)
+    first, second = await asyncio.gather(
+        backend.generate([_same("q", "a")]), backend.generate([_same("q", "b"), _same("s", "c")])
+    )
+    assert sorted(inner.calls) == [["q"], ["s"]]  # "q" was sent once, though two calls asked for it
+    assert first[0].text == second[0].text
+    assert (second[0].request_id, second[0].cached) == ("b", True)
+    # and the cache holds that same answer, so a re-run reproduces the run's figures
+    again = await backend.generate([_same("q", "d")])
+    assert again[0].text == first[0].text and again[0].cached
+
+
+async def test_a_failed_first_copy_is_handed_to_its_twin_and_not_cached(cache: ResponseCache) -> None:
+    inner = ScriptedBackend({"q": ["BackendTimeoutError"]})
+    out = await CachedBackend(inner, cache).generate([_same("q", "a"), _same("q", "b")])
+    assert [c.error_type for c in out] == ["BackendTimeoutError", "BackendTimeoutError"]
+    assert inner.calls == [["q"]]
+    assert cache.get_many([]) == {}
