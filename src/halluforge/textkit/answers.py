@@ -119,41 +119,10 @@ def count_occurrences(text: str, answer: str) -> int:
     return len(find_answer_spans(text, answer))
 
 
-def ordinal_suffix(number: int) -> str:
-    """The English ordinal suffix of ``number``: ``st``, ``nd``, ``rd`` or ``th`` (11-13 take ``th``)."""
-    if 10 <= number % 100 <= 20:
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-
-
-def ordinal(number: int) -> str:
-    """``1`` -> ``1st``, ``12`` -> ``12th``, ``23`` -> ``23rd``."""
-    return f"{number}{ordinal_suffix(number)}"
-
-
-#: English month names, shared by the date classifier, the date fallbacks and invalid_date
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
 __all__ = [
-    "MONTH_NAMES",
     "answer_key",
     "contains_answer",
     "count_occurrences",
     "find_answer_spans",
     "normalize_answer",
-    "ordinal",
-    "ordinal_suffix",
 ]

@@ -58,12 +58,3 @@ def test_names_with_brackets_dashes_and_a_letter_a() -> None:
     assert contains_answer("Lunch at chick-fil-a today.", "Chick-fil-A")
     assert contains_answer("“Fast Car” – Tracy Chapman won.", "Fast Car - Tracy Chapman")
     assert not contains_answer("Lunch at chick-fil today.", "Chick-fil-A")
-
-
-def test_ordinals() -> None:
-    from halluforge.textkit.answers import ordinal, ordinal_suffix
-
-    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th",
-    ]  # fmt: skip
-    assert ordinal_suffix(0) == "th"

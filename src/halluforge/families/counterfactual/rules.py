@@ -30,17 +30,17 @@ from halluforge.families.shared.answer_types import AnswerType, classify_answer,
 from halluforge.families.shared.validate import Check, draw_pool_answer, perturb_answer, span_replace
 from halluforge.records import Edit, EditKind, Example
 from halluforge.textkit.answers import (
-    MONTH_NAMES,
     answer_key,
     contains_answer,
     count_occurrences,
     normalize_answer,
 )
+from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.sentences import split_sentences
 
 _PLACE_KEYS = re.compile(r"(?:^|_)(?:place|location|site|city|venue|port|country|region)(?:$|_)")
 _YEAR_OR_DATE = re.compile(
-    rf"\b\d{{1,2}}\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{3,4}}(?:\s+(?:BC|AD))?\b"
+    rf"\b\d{{1,2}}\s+(?:{MONTH_NAME_PATTERN})\s+\d{{3,4}}(?:\s+(?:BC|AD))?\b"
     r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b\d{1,3}\s+(?:BC|AD)\b"
 )
 _NUMBER = re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\b")

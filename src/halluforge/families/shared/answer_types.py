@@ -27,13 +27,13 @@ from __future__ import annotations
 import re
 from typing import Literal, get_args
 
+from halluforge.textkit.dates import MONTH_ABBREVIATIONS, MONTH_NAMES
+
 AnswerType = Literal["date", "number", "person", "place", "other"]
 ANSWER_TYPES: tuple[AnswerType, ...] = get_args(AnswerType)
 
-_MONTHS = (
-    "january|february|march|april|june|july|august|september|october|november|december|"
-    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+#: month names and short forms, "may" left to the case-sensitive pattern of its own below
+_MONTHS = "|".join(m.lower() for m in (*MONTH_NAMES, *MONTH_ABBREVIATIONS) if m != "May")
 _ERA = r"(?:ad|a\.d\.|bc|b\.c\.|bce|ce|b\.c\.e\.|c\.e\.)"
 _ORDINAL_WORDS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"

@@ -29,7 +29,8 @@ from collections.abc import Iterator, Sequence
 
 from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
 from halluforge.families.shared.validate import answer_spans
-from halluforge.textkit.answers import MONTH_NAMES, normalize_answer
+from halluforge.textkit.answers import normalize_answer
+from halluforge.textkit.dates import MONTH_NAMES
 
 _UNITS = {
     "zero": 0,

@@ -27,13 +27,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from halluforge.families.shared.answer_types import ANSWER_TYPES, AnswerType, classify_answer
 from halluforge.records import Example
 from halluforge.textkit.answers import (
-    MONTH_NAMES,
     answer_key,
     contains_answer,
     find_answer_spans,
     normalize_answer,
-    ordinal_suffix,
 )
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, MONTH_NAMES, ordinal_suffix
 
 Check = tuple[bool, str]
 
@@ -255,7 +254,7 @@ def answer_shape(answer: str) -> str:
     return re.sub(r"[a-z]+", "w", text)
 
 
-_MONTH_RE = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r")\b", re.I)
+_MONTH_RE = re.compile(rf"\b({MONTH_NAME_PATTERN})\b", re.I)
 _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
 _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")

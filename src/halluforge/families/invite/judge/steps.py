@@ -41,7 +41,8 @@ from halluforge.families.invite.judge.text import (
     split_sentences,
     tokens,
 )
-from halluforge.textkit.answers import MONTH_NAMES, contains_answer
+from halluforge.textkit.answers import contains_answer
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
 # cues are searched in the opening sentences only: rambling text later often contains "not"
 _META_REJECT = re.compile(
@@ -124,7 +125,7 @@ _QUESTION_FORM = {
 _TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
 _TIME_WORD = re.compile(
     r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|"
-    + "|".join(MONTH_NAMES)
+    + MONTH_NAME_PATTERN
     + r"|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
@@ -422,7 +423,7 @@ def rule_features(
 
 def _other_day(reading: Reading) -> bool:
     """The reply names the question's month with another day number (a corrected date)."""
-    months = {w for w in tokens(reading.question) if w in _MONTH_WORDS}
+    months = {w for w in tokens(reading.question) if month_number(w, abbreviated=False)}
     if not months:
         return False
     for sentence in reading.engaged:
@@ -433,9 +434,6 @@ def _other_day(reading: Reading) -> bool:
                 if any(re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w) for w in near):
                     return True
     return False
-
-
-_MONTH_WORDS = {month.lower() for month in MONTH_NAMES}
 
 
 def _concrete(reading: Reading) -> bool:

@@ -11,6 +11,7 @@ import calendar
 import re
 from datetime import date
 
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.sentences import split_sentences as sentences_of
 
 WORD = re.compile(r"[\w'’%-]+", re.UNICODE)
@@ -26,16 +27,13 @@ STOP = {
     "has", "have", "had", "will", "would", "can", "could", "what", "when", "which", "who", "how",
     "answer", "question", "first", "time", "year", "there", "then", "than", "also", "very",
 }  # fmt: skip
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 
 YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
 _ORDINAL = re.compile(r"\b(\d{1,3})(st|nd|rd|th)\b", re.IGNORECASE)
-_MONTH_NAMES = "|".join(name for name in calendar.month_name if name)
 #: a bare day number right beside a month name: "July 33", "34 July" (suffixed days are _ORDINAL's)
 _BARE_DAY = re.compile(
-    rf"\b(?:(?P<month_a>{_MONTH_NAMES})\s+(?P<day_a>\d{{1,2}})(?![\d,]*\d{{3}})(?!st|nd|rd|th|\d|\s*(BC|AD|BCE|CE)\b)"
-    rf"|(?P<day_b>\d{{1,2}})\s+(?P<month_b>{_MONTH_NAMES}))\b",
+    rf"\b(?:(?P<month_a>{MONTH_NAME_PATTERN})\s+(?P<day_a>\d{{1,2}})(?![\d,]*\d{{3}})(?!st|nd|rd|th|\d|\s*(BC|AD|BCE|CE)\b)"
+    rf"|(?P<day_b>\d{{1,2}})\s+(?P<month_b>{MONTH_NAME_PATTERN}))\b",
     re.IGNORECASE,
 )
 
@@ -118,16 +116,16 @@ def invalid_dates(question: str, *, this_year: int | None = None) -> list[str]:
     for match in _ORDINAL.finditer(question):
         day = int(match.group(1))
         window = tokens(question[max(0, match.start() - 12) : match.end() + 12])
-        months = [_MONTHS[w] for w in window if w in _MONTHS]
+        months = [m for m in map(month_number, window) if m is not None]
         if months:
             year = next((y for y in years if y <= year_now), 2000)  # 2000 is leap: Feb 29 stays valid
             if day > calendar.monthrange(year, months[0])[1]:
                 found.append(match.group(0))
-        elif day > 31 and any(w in _MONTHS for w in words):
+        elif day > 31 and any(month_number(w) is not None for w in words):
             found.append(match.group(0))
     for match in _BARE_DAY.finditer(question):
         day = int(match.group("day_a") or match.group("day_b"))
-        month = _MONTHS[(match.group("month_a") or match.group("month_b")).lower()]
+        month = month_number(match.group("month_a") or match.group("month_b")) or 1
         year = next((y for y in years if y <= year_now), 2000)
         if day > calendar.monthrange(year, month)[1]:
             found.append(str(day))
