@@ -8,7 +8,8 @@ and removing the question otherwise. Their reported counts after filtering were 
 1,380 RealtimeQA examples. We apply the same steps in a fixed order, deterministically:
 
 1. ``strip_html``: evidence loses its HTML tags and has its entities unescaped (RealtimeQA
-   and the ReEval files keep ``<a href>`` anchors around the answer);
+   and the ReEval files keep ``<a href>`` anchors around the answer;
+   :func:`halluforge.textkit.markup.strip_html`);
 2. ``dedupe``: one example per (question, evidence, answers), compared after whitespace and
    case folding; later copies are dropped as ``duplicate``;
 3. ``require_evidence``: examples without evidence are dropped as ``no_evidence``;
@@ -33,7 +34,6 @@ code and the example id, so the report can say what was left out and why.
 
 from __future__ import annotations
 
-import html
 import re
 import string
 from collections import Counter
@@ -42,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from halluforge.config import FilterConfig
 from halluforge.data.tabular import ALIASES_KEY
 from halluforge.records import Example, Skip, stable_id
+from halluforge.textkit.markup import strip_html
 
 #: The reason codes a load-stage skip can carry.
 REASONS = (
@@ -53,21 +54,9 @@ REASONS = (
     "non_overlapping_answers",
 )
 
-_TAG = re.compile(r"<!--.*?-->|</?([A-Za-z][A-Za-z0-9]*)\b[^<>]*>", re.DOTALL)
-# Inline tags vanish without a trace (an anchor around a name must not split it from its
-# quotes or punctuation); any other tag (paragraph, list item, line break...) becomes a space.
-_INLINE = frozenset(
-    {"a", "abbr", "b", "em", "font", "i", "mark", "small", "span", "strong", "sub", "sup", "u"}
-)
 _SPACES = re.compile(r"\s+")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014")
-
-
-def strip_html(text: str) -> str:
-    """Remove HTML tags and comments, unescape entities (``&amp;`` -> ``&``), squash spaces."""
-    without_tags = _TAG.sub(lambda m: "" if (m.group(1) or "").lower() in _INLINE else " ", text)
-    return _SPACES.sub(" ", html.unescape(without_tags)).strip()
 
 
 def normalise_answer(text: str) -> str:
@@ -176,5 +165,4 @@ __all__ = [
     "count_reasons",
     "normalise_answer",
     "overlapping_core",
-    "strip_html",
 ]

@@ -18,10 +18,7 @@ from collections.abc import Sequence
 from halluforge.families.shared.kinds import kind_words
 from halluforge.retrieval.base import Passage
 from halluforge.textkit.answers import contains_answer
-from halluforge.textkit.sentences import (
-    clean_text as clean_text,  # re-exported: the family's callers import it here
-)
-from halluforge.textkit.sentences import split_sentences as split_sentences
+from halluforge.textkit.sentences import split_sentences
 
 #: fuzzy-match ratio above which an LLM reply counts as a copy of an evidence sentence
 SUPPORT_MATCH_RATIO = 0.8

@@ -80,10 +80,10 @@ from halluforge.families.context_enrich.enrich_text import (
     norm,
     points_back,
     refers_back,
-    split_sentences,
     words,
 )
 from halluforge.families.context_enrich.enrich_text import STOPWORDS as _STOP
+from halluforge.textkit.sentences import split_sentences
 
 #: content-word recall against the best source sentence below which a sentence is unsupported
 MIN_RECALL = 0.75

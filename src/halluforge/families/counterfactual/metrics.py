@@ -45,6 +45,7 @@ from halluforge.metrics.layer import Joined, Metric, derived_score
 from halluforge.metrics.match import strip_answer_prefix
 from halluforge.records import Option, Response, Score, TestCase
 from halluforge.textkit.answers import contains_answer
+from halluforge.textkit.sentences import split_sentences
 
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
@@ -110,8 +111,8 @@ def _without_instruction(text: str) -> str:
     from halluforge.prompts import load_template
 
     note = load_template("counterfactual/trust_note", PROMPTS).render()
-    for sentence in re.split(r"(?<=[.!?])\s+", note.strip()):
-        text = re.sub(re.escape(sentence.strip()), " ", text, flags=re.I)
+    for sentence in split_sentences(note):
+        text = re.sub(re.escape(sentence), " ", text, flags=re.I)
     return text
 
 

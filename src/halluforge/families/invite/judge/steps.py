@@ -38,7 +38,7 @@ from halluforge.families.invite.judge.text import (
     mentions,
     question_entities,
     repeats,
-    split_sentences,
+    reply_sentences,
     tokens,
 )
 from halluforge.textkit.answers import contains_answer
@@ -197,7 +197,7 @@ def read_reply(
             cut = True
         elif answer_line:
             block = False
-        for sentence in split_sentences(line):
+        for sentence in reply_sentences(line):
             if is_echo(sentence, question, question_tokens) or sentence in reading.content:
                 continue
             reading.content.append(sentence)
@@ -409,7 +409,7 @@ def rule_features(
     verdict = engagement(reading, response) or stance(reading) or assertion(reading)
     features = {f"reason={r}": float(r == verdict.reason) for reasons in STEPS.values() for r in reasons}
     features["rule_label"] = float(verdict.label)
-    sentences = split_sentences(response)
+    sentences = reply_sentences(response)
     features["echo_share"] = (len(sentences) - len(reading.content)) / len(sentences) if sentences else 1.0
     features["engaged_share"] = len(reading.engaged) / len(reading.content) if reading.content else 0.0
     features["repetition"] = 1.0 - len(set(sentences)) / len(sentences) if sentences else 0.0

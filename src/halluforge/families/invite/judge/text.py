@@ -12,7 +12,7 @@ import re
 from datetime import date
 
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
-from halluforge.textkit.sentences import split_sentences as sentences_of
+from halluforge.textkit.sentences import split_sentences
 
 WORD = re.compile(r"[\w'’%-]+", re.UNICODE)
 _QUESTION_WORDS = {
@@ -38,12 +38,17 @@ _BARE_DAY = re.compile(
 )
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split text into lines, each into sentences (:mod:`halluforge.textkit.sentences`); drop ``A:``."""
+def reply_sentences(text: str) -> list[str]:
+    """The sentences of a reply: each line cut by the kit's splitter, without its ``A:`` label.
+
+    Not a second splitter: a reply's lines are separate statements (a line break ends a
+    sentence even without a full stop), and a line's speaker label is no part of its first
+    sentence.
+    """
     parts: list[str] = []
     for line in text.splitlines():
         line = re.sub(r"^\s*(A|Answer|Q|Assistant|Response)\s*:\s*", "", line, flags=re.IGNORECASE).strip()
-        parts.extend(sentences_of(line))
+        parts.extend(split_sentences(line))
     return parts
 
 
