@@ -17,7 +17,8 @@ and removing the question otherwise. Their reported counts after filtering were 
 5. ``max_answer_words``: only the long answers are removed; an example with none left is
    dropped as ``answer_too_long``;
 6. ``overlapping_answers: keep_one``: several answers overlap when the shortest (after
-   normalisation: lower case, no punctuation or articles) appears as a run of words inside
+   the normalisation exact match uses, :func:`halluforge.textkit.answers.normalize_answer`:
+   lower case, no punctuation or articles) appears as a run of words inside
    every other one; then only the shortest is kept (the paper keeps a random one; the shortest
    is what every answer shares, and the choice is reproducible). Otherwise the example is
    dropped as ``non_overlapping_answers``. Examples whose metadata marks their answers as
@@ -35,13 +36,13 @@ code and the example id, so the report can say what was left out and why.
 from __future__ import annotations
 
 import re
-import string
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from halluforge.config import FilterConfig
 from halluforge.data.tabular import ALIASES_KEY
 from halluforge.records import Example, Skip, stable_id
+from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.markup import strip_html
 
 #: The reason codes a load-stage skip can carry.
@@ -55,14 +56,6 @@ REASONS = (
 )
 
 _SPACES = re.compile(r"\s+")
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014")
-
-
-def normalise_answer(text: str) -> str:
-    """Lower case, no punctuation, no English articles, single spaces (SQuAD-style)."""
-    lowered = text.lower().translate(_PUNCTUATION)
-    return _SPACES.sub(" ", _ARTICLES.sub(" ", lowered)).strip()
 
 
 def _contains_words(outer: Sequence[str], inner: Sequence[str]) -> bool:
@@ -75,7 +68,7 @@ def overlapping_core(answers: Sequence[str]) -> str | None:
     """The answer all others contain (the shortest after normalisation), or None if there is none."""
     if not answers:
         return None
-    normalised = [normalise_answer(a).split() for a in answers]
+    normalised = [normalize_answer(a).split() for a in answers]
     shortest = min(range(len(answers)), key=lambda i: (len(" ".join(normalised[i])), i))
     core = normalised[shortest]
     if all(_contains_words(words, core) for words in normalised):
@@ -163,6 +156,5 @@ __all__ = [
     "REASONS",
     "apply_filters",
     "count_reasons",
-    "normalise_answer",
     "overlapping_core",
 ]

@@ -6,7 +6,6 @@ from halluforge.config import FilterConfig
 from halluforge.data.filters import (
     apply_filters,
     count_reasons,
-    normalise_answer,
     overlapping_core,
 )
 from halluforge.records import Example
@@ -102,8 +101,3 @@ def test_thresholds_are_configurable_and_can_be_disabled() -> None:
     assert len(kept) == 1
     kept, skips = apply_filters([ex("q", ["Rome"], None)], FilterConfig(require_evidence=False))
     assert len(kept) == 1 and skips == []
-
-
-def test_normalise_answer() -> None:
-    assert normalise_answer("  The 1871 A.D.! ") == "1871 ad"
-    assert normalise_answer("\u201cSquid Game\u201d") == "squid game"
