@@ -43,11 +43,11 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.backends import ResponseCache, default_cache_path, open_backend
-from halluforge.families.context_enrich.enrich_text import norm
 from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Example, SeedCase, Skip, TestCase
 from halluforge.textkit.markup import strip_html
+from halluforge.textkit.tokens import norm
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / ".." / "shared" / "data" / "reeval" / "realtime_cat2_retrieve_by_query.json"

@@ -57,9 +57,7 @@ from halluforge.families.context_enrich.enrich_text import (
     extractive_summary,
     fallback_support,
     has_answer,
-    jaccard,
     match_support,
-    norm,
     strip_reply,
 )
 from halluforge.families.context_enrich.grounding import Entails, Grounding, Sources, ground, instructions_of
@@ -76,7 +74,9 @@ from halluforge.records import (
 )
 from halluforge.retrieval.base import Hit, Passage, Retriever
 from halluforge.textkit.markup import strip_html
+from halluforge.textkit.overlap import jaccard
 from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.tokens import norm
 
 Variant = Literal["question", "evidence"]
 

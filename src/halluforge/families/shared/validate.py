@@ -33,6 +33,8 @@ from halluforge.textkit.answers import (
     normalize_answer,
 )
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, MONTH_NAMES, ordinal_suffix
+from halluforge.textkit.stopwords import ARTICLES
+from halluforge.textkit.tokens import words
 
 Check = tuple[bool, str]
 
@@ -167,12 +169,12 @@ def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> 
     Articles are not counted, since the new answer may need another one.
     """
 
-    def words(text: str, answers: Sequence[str]) -> list[str]:
-        masked = " ".join(_mask(text, answers))
-        return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
+    def kept_words(text: str, answers: Sequence[str]) -> list[str]:
+        found = [w for piece in _mask(text, answers) for w in ([piece] if piece == "\x00" else words(piece))]
+        return [w for w in found if w not in ARTICLES]
 
-    rest = iter(words(rewritten, _new_forms(gold, new)))
-    for word in words(original, gold):
+    rest = iter(kept_words(rewritten, _new_forms(gold, new)))
+    for word in kept_words(original, gold):
         if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
             return False, f"the rewrite dropped or changed the evidence's word {word!r}"
     return True, ""

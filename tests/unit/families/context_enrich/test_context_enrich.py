@@ -21,7 +21,6 @@ from halluforge.families.context_enrich.enrich_text import (
     match_support,
     relevant_sentences,
     strip_reply,
-    words,
 )
 from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions, select_passages
 from halluforge.family import FAMILIES
@@ -30,6 +29,7 @@ from halluforge.records import Example, SeedCase, Skip, TestCase, stable_id
 from halluforge.retrieval.base import Hit, Passage
 from halluforge.textkit.markup import strip_html
 from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.tokens import words
 
 EVIDENCE = (
     'Netflix said on <a href="https://example.org/x">Monday</a> that the show will return. '
