@@ -332,7 +332,9 @@ def shift_year(answer: str, rng: random.Random, *, max_shift: int = 10) -> str |
 
 # -- fallbacks: span replacement ----------------------------------------------------------------
 
-_SMALL_WORDS = frozenset(
+#: words a title-case name writes in lower case ("Lord of the Rings", "Ludwig van Beethoven"):
+#: a casing rule, not a stop-word list
+_TITLE_SMALL_WORDS = frozenset(
     (
         "a",
         "an",
@@ -401,11 +403,11 @@ def match_casing(new: str, occurrence: str) -> str:
     if letters and occurrence == occurrence.lower():
         return " ".join(w if _is_acronym(w) else w.lower() for w in new.split())
     words = [w for w in occurrence.split() if w[:1].isalpha()]
-    title = words and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words) and len(words) > 1
+    title = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words) and len(words) > 1
     if title and new == new.lower():  # a name with its own casing ("Leonardo da Vinci") keeps it
         out = []
         for i, w in enumerate(new.split()):
-            keep_small = i > 0 and w.lower() in _SMALL_WORDS
+            keep_small = i > 0 and w.lower() in _TITLE_SMALL_WORDS
             out.append(w if keep_small or not w[:1].islower() else w[0].upper() + w[1:])
         return " ".join(out)
     if occurrence[:1].isupper() and new[:1].islower():
