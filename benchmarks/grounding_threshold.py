@@ -37,14 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.families.context_enrich import PROMPTS
-from halluforge.families.context_enrich.enrich_text import (
-    check_merge,
-    clean_text,
-    has_answer,
-    split_sentences,
-)
+from halluforge.families.context_enrich.enrich_text import check_merge, has_answer
 from halluforge.families.context_enrich.grounding import MIN_RECALL, Sources, ground, instructions_of
 from halluforge.prompts import load_template
+from halluforge.textkit.markup import strip_html
+from halluforge.textkit.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path("/work/shared/data/reeval/realtime_cat2_retrieve_by_query.json")
@@ -53,7 +50,7 @@ KEEP_TARGET = 0.90
 
 def unquote(text: str) -> str:
     """The authors' fields without HTML and the wrapping quotes some of them carry."""
-    text = clean_text(text)
+    text = strip_html(text)
     if len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1].strip()
     return text

@@ -43,10 +43,11 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.backends import ResponseCache, default_cache_path, open_backend
-from halluforge.families.context_enrich.enrich_text import clean_text, norm
 from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Example, SeedCase, Skip, TestCase
+from halluforge.textkit.markup import strip_html
+from halluforge.textkit.tokens import norm
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / ".." / "shared" / "data" / "reeval" / "realtime_cat2_retrieve_by_query.json"
@@ -107,7 +108,7 @@ def same_sentence(ours: str | None, theirs: str) -> tuple[bool, bool]:
     """(exact match after normalisation, fuzzy match with ratio >= 0.9)."""
     if not ours:
         return False, False
-    a, b = norm(clean_text(ours)), norm(clean_text(theirs))
+    a, b = norm(strip_html(ours)), norm(strip_html(theirs))
     exact = a == b
     return exact, exact or difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
@@ -206,7 +207,7 @@ async def main() -> None:
             if args.support_only:
                 answers = [a for a in example.answers if a.strip()]
                 step = await generator.support(
-                    ctx, example.question, clean_text(example.evidence or ""), answers
+                    ctx, example.question, strip_html(example.evidence or ""), answers
                 )
                 made: list[TestCase | Skip] = []
                 support = step.text

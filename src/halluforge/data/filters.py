@@ -8,7 +8,8 @@ and removing the question otherwise. Their reported counts after filtering were 
 1,380 RealtimeQA examples. We apply the same steps in a fixed order, deterministically:
 
 1. ``strip_html``: evidence loses its HTML tags and has its entities unescaped (RealtimeQA
-   and the ReEval files keep ``<a href>`` anchors around the answer);
+   and the ReEval files keep ``<a href>`` anchors around the answer;
+   :func:`halluforge.textkit.markup.strip_html`);
 2. ``dedupe``: one example per (question, evidence, answers), compared after whitespace and
    case folding; later copies are dropped as ``duplicate``;
 3. ``require_evidence``: examples without evidence are dropped as ``no_evidence``;
@@ -16,7 +17,8 @@ and removing the question otherwise. Their reported counts after filtering were 
 5. ``max_answer_words``: only the long answers are removed; an example with none left is
    dropped as ``answer_too_long``;
 6. ``overlapping_answers: keep_one``: several answers overlap when the shortest (after
-   normalisation: lower case, no punctuation or articles) appears as a run of words inside
+   the normalisation exact match uses, :func:`halluforge.textkit.answers.normalize_answer`:
+   lower case, no punctuation or articles) appears as a run of words inside
    every other one; then only the shortest is kept (the paper keeps a random one; the shortest
    is what every answer shares, and the choice is reproducible). Otherwise the example is
    dropped as ``non_overlapping_answers``. Examples whose metadata marks their answers as
@@ -33,15 +35,15 @@ code and the example id, so the report can say what was left out and why.
 
 from __future__ import annotations
 
-import html
 import re
-import string
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from halluforge.config import FilterConfig
 from halluforge.data.tabular import ALIASES_KEY
 from halluforge.records import Example, Skip, stable_id
+from halluforge.textkit.answers import normalize_answer
+from halluforge.textkit.markup import strip_html
 
 #: The reason codes a load-stage skip can carry.
 REASONS = (
@@ -53,27 +55,7 @@ REASONS = (
     "non_overlapping_answers",
 )
 
-_TAG = re.compile(r"<!--.*?-->|</?([A-Za-z][A-Za-z0-9]*)\b[^<>]*>", re.DOTALL)
-# Inline tags vanish without a trace (an anchor around a name must not split it from its
-# quotes or punctuation); any other tag (paragraph, list item, line break...) becomes a space.
-_INLINE = frozenset(
-    {"a", "abbr", "b", "em", "font", "i", "mark", "small", "span", "strong", "sub", "sup", "u"}
-)
 _SPACES = re.compile(r"\s+")
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014")
-
-
-def strip_html(text: str) -> str:
-    """Remove HTML tags and comments, unescape entities (``&amp;`` -> ``&``), squash spaces."""
-    without_tags = _TAG.sub(lambda m: "" if (m.group(1) or "").lower() in _INLINE else " ", text)
-    return _SPACES.sub(" ", html.unescape(without_tags)).strip()
-
-
-def normalise_answer(text: str) -> str:
-    """Lower case, no punctuation, no English articles, single spaces (SQuAD-style)."""
-    lowered = text.lower().translate(_PUNCTUATION)
-    return _SPACES.sub(" ", _ARTICLES.sub(" ", lowered)).strip()
 
 
 def _contains_words(outer: Sequence[str], inner: Sequence[str]) -> bool:
@@ -86,7 +68,7 @@ def overlapping_core(answers: Sequence[str]) -> str | None:
     """The answer all others contain (the shortest after normalisation), or None if there is none."""
     if not answers:
         return None
-    normalised = [normalise_answer(a).split() for a in answers]
+    normalised = [normalize_answer(a).split() for a in answers]
     shortest = min(range(len(answers)), key=lambda i: (len(" ".join(normalised[i])), i))
     core = normalised[shortest]
     if all(_contains_words(words, core) for words in normalised):
@@ -174,7 +156,5 @@ __all__ = [
     "REASONS",
     "apply_filters",
     "count_reasons",
-    "normalise_answer",
     "overlapping_core",
-    "strip_html",
 ]

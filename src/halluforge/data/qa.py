@@ -38,28 +38,23 @@ from halluforge.data.tabular import (
 )
 from halluforge.errors import DataError
 from halluforge.records import Example
+from halluforge.textkit.markup import strip_html
 
 _MRQA_MARKERS = re.compile(r"\[(?:PAR|DOC|TLE|SEP)\]")
-_LAYOUT_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 _TITLE = re.compile(r"\[TLE\]\s*(.*?)\s*(?:\[(?:SEP|PAR|DOC)\]|$)", re.DOTALL)
-_SPACES = re.compile(r"\s+")
 _QUOTES = {'"': '"', "\u201c": "\u201d", "\u201d": "\u201d", "'": "'", "\u2018": "\u2019"}
 
 
-def _squash(text: str) -> str:
-    return _SPACES.sub(" ", text).strip()
-
-
 def clean_mrqa_context(context: str) -> str:
-    """Remove MRQA's context markers and Natural Questions' layout tags, and squash spaces."""
-    return _squash(_LAYOUT_TAG.sub(" ", _MRQA_MARKERS.sub(" ", context)))
+    """Remove MRQA's context markers and Natural Questions' layout tags (:func:`strip_html`)."""
+    return strip_html(_MRQA_MARKERS.sub(" ", context))
 
 
 def _mrqa_title(context: str) -> str | None:
     match = _TITLE.search(context)
     if match is None:
         return None
-    return _squash(_LAYOUT_TAG.sub(" ", match.group(1))) or None
+    return strip_html(match.group(1)) or None
 
 
 def _require_text(row: dict[str, Any], key: str, path: Path, line: int, hint: str) -> str:

@@ -1,10 +1,17 @@
-"""Answer-text helpers shared by selection, forging and scoring.
+"""Answer-text helpers shared by loading, selection, forging and scoring.
 
-:func:`normalize_answer` is the SQuAD normalisation used for exact match (lowercase, no
-punctuation, no articles, single spaces). :func:`find_answer_spans` locates an answer inside a
-passage *by the same normalisation*, but token by token and with character offsets, so that
-"is the answer still in the passage?" (:func:`contains_answer`) and "replace the answer in the
-passage" (``forge.validate.span_replace``) always agree about what counts as an occurrence.
+:func:`normalize_answer` is the one answer normaliser: SQuAD's, used for exact match, F1 and
+the data filter's overlapping answers (lowercase, no punctuation, no articles, single spaces).
+Punctuation is ASCII punctuation *and* every Unicode punctuation character, so curly quotes,
+dashes and guillemets go the way their ASCII forms go ("“Squid Game”" and '"Squid Game"' both
+give ``squid game``; "Paris’" gives ``paris``). SQuAD's own script drops ASCII punctuation
+only; the data filter used to drop four curly quotes and two dashes besides, so the filter and
+EM could disagree about an answer written with a curly apostrophe.
+
+:func:`find_answer_spans` locates an answer inside a passage *by the same normalisation*, but
+token by token (the kit's :data:`~.tokens.WORD`) and with character offsets, so that "is the
+answer still in the passage?" (:func:`contains_answer`) and "replace the answer in the passage"
+(``families.shared.validate.span_replace``) always agree about what counts as an occurrence.
 
 Matching rules, and why:
 
@@ -28,10 +35,11 @@ import re
 import string
 import unicodedata
 
-_ARTICLES = frozenset({"a", "an", "the"})
-_ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
-_PUNCT = frozenset(string.punctuation)
-_TOKEN = re.compile(r"[^\W_]+")
+from halluforge.textkit.stopwords import ARTICLES
+from halluforge.textkit.tokens import WORD
+
+_ARTICLES_RE = re.compile(rf"\b(?:{'|'.join(sorted(ARTICLES))})\b")
+_ASCII_PUNCT = frozenset(string.punctuation)
 #: what may separate two tokens of one match: spaces and light punctuation, no line break
 _GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:()\[\]]{0,4}")
 
@@ -40,9 +48,14 @@ _GAP = re.compile(r"[ \t\-‐–—.,'’\"“”/&:()\[\]]{0,4}")
 def normalize_answer(text: str) -> str:
     """SQuAD normalisation: lowercase, drop punctuation and articles, collapse spaces."""
     lowered = text.lower()
-    no_punct = "".join(ch for ch in lowered if ch not in _PUNCT)
+    no_punct = "".join(ch for ch in lowered if not _is_punctuation(ch))
     no_articles = _ARTICLES_RE.sub(" ", no_punct)
     return " ".join(no_articles.split())
+
+
+def _is_punctuation(char: str) -> bool:
+    """ASCII punctuation (``string.punctuation``, symbols such as ``$`` included) or Unicode punctuation."""
+    return char in _ASCII_PUNCT or unicodedata.category(char).startswith("P")
 
 
 def _fold(token: str) -> str:
@@ -54,13 +67,13 @@ def _fold(token: str) -> str:
 def _tokens(text: str) -> list[tuple[str, int, int]]:
     """Folded tokens of ``text`` with their character offsets; articles fold to ``""``."""
     out = []
-    for match in _TOKEN.finditer(text):
+    for match in WORD.finditer(text):
         folded = _fold(match.group())
         # an article is a word of its own: the "A" of "A.D." or "Vitamin A." is not one
         alone = (match.start() == 0 or text[match.start() - 1].isspace()) and text[
             match.end() : match.end() + 1
         ].isspace()
-        article = folded in _ARTICLES and alone
+        article = folded in ARTICLES and alone
         out.append(("" if article else folded, match.start(), match.end()))
     return out
 
@@ -119,41 +132,10 @@ def count_occurrences(text: str, answer: str) -> int:
     return len(find_answer_spans(text, answer))
 
 
-def ordinal_suffix(number: int) -> str:
-    """The English ordinal suffix of ``number``: ``st``, ``nd``, ``rd`` or ``th`` (11-13 take ``th``)."""
-    if 10 <= number % 100 <= 20:
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-
-
-def ordinal(number: int) -> str:
-    """``1`` -> ``1st``, ``12`` -> ``12th``, ``23`` -> ``23rd``."""
-    return f"{number}{ordinal_suffix(number)}"
-
-
-#: English month names, shared by the date classifier, the date fallbacks and invalid_date
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
 __all__ = [
-    "MONTH_NAMES",
     "answer_key",
     "contains_answer",
     "count_occurrences",
     "find_answer_spans",
     "normalize_answer",
-    "ordinal",
-    "ordinal_suffix",
 ]

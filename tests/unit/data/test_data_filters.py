@@ -6,9 +6,7 @@ from halluforge.config import FilterConfig
 from halluforge.data.filters import (
     apply_filters,
     count_reasons,
-    normalise_answer,
     overlapping_core,
-    strip_html,
 )
 from halluforge.records import Example
 
@@ -17,15 +15,6 @@ LONG = "This passage is long enough to pass the evidence length check of ten wor
 
 def ex(question: str, answers: list[str], evidence: str | None = LONG, **metadata: object) -> Example:
     return Example.build(question, answers, evidence, source="t", metadata=dict(metadata))
-
-
-def test_strip_html_removes_tags_and_unescapes_entities() -> None:
-    raw = (
-        'The show \u201c<a href="https://x.test/a?b=1&amp;c=2">Squid Game</a>\u201d'
-        " is back &amp; renewed.<br/>Yes"
-    )
-    assert strip_html(raw) == "The show \u201cSquid Game\u201d is back & renewed. Yes"
-    assert strip_html("<p>One</p><p>two</p>") == "One two"
 
 
 def test_html_is_stripped_from_kept_evidence() -> None:
@@ -112,8 +101,3 @@ def test_thresholds_are_configurable_and_can_be_disabled() -> None:
     assert len(kept) == 1
     kept, skips = apply_filters([ex("q", ["Rome"], None)], FilterConfig(require_evidence=False))
     assert len(kept) == 1 and skips == []
-
-
-def test_normalise_answer() -> None:
-    assert normalise_answer("  The 1871 A.D.! ") == "1871 ad"
-    assert normalise_answer("\u201cSquid Game\u201d") == "squid game"

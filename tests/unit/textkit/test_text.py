@@ -60,10 +60,22 @@ def test_names_with_brackets_dashes_and_a_letter_a() -> None:
     assert not contains_answer("Lunch at chick-fil today.", "Chick-fil-A")
 
 
-def test_ordinals() -> None:
-    from halluforge.textkit.answers import ordinal, ordinal_suffix
+def test_unicode_punctuation_goes_like_its_ascii_form() -> None:
+    # the data filter dropped curly quotes and dashes, EM (this function) did not: one answer
+    # with a curly apostrophe was "Paris" to the filter and "paris’" to EM
+    assert normalize_answer("Paris\u2019") == normalize_answer("Paris'") == "paris"
+    assert normalize_answer("\u201cSquid Game\u201d") == normalize_answer('"Squid Game"') == "squid game"
+    assert normalize_answer("1990\u20131995") == normalize_answer("1990-1995") == "19901995"
+    # beyond both old sets: guillemets, the ellipsis, the Spanish question mark
+    assert normalize_answer("\u00abLes Mis\u00e9rables\u00bb\u2026") == "les misérables"
+    assert normalize_answer("\u00bfQu\u00e9?") == "qué"
+    assert normalize_answer("  The 1871 A.D.! ") == "1871 ad"
 
-    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th",
-    ]  # fmt: skip
-    assert ordinal_suffix(0) == "th"
+
+def test_the_filter_and_exact_match_agree_on_a_curly_quote() -> None:
+    from halluforge.data.filters import overlapping_core
+    from halluforge.metrics.match import exact_match
+
+    answers = ["O\u2019Neill", "Eugene O'Neill"]
+    assert overlapping_core(answers) == "O\u2019Neill"
+    assert exact_match("O'Neill", "O\u2019Neill") == 1.0

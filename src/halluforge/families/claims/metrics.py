@@ -35,52 +35,19 @@ from typing import Any, ClassVar, Literal
 from halluforge.metrics.base import Scorer, ScoreValue
 from halluforge.metrics.layer import Joined, Metric, derived_score
 from halluforge.records import Response, Score, TestCase
+from halluforge.textkit.overlap import restates
 
 Verdict = Literal["true", "false", "idk"]
 ParseMode = Literal["robust", "paper"]
 VERDICT_VALUE: dict[Verdict, float] = {"true": 1.0, "false": 0.0, "idk": 0.0}
-_WORDS = re.compile(r"[a-z0-9]+")
 _NEGATION = re.compile(
     r"\b(not|never|no|none|neither|nor|cannot|didn't|doesn't|isn't|wasn't|aren't|weren't)\b|n't\b"
 )
 _OPENERS = re.compile(r"^\W*(?:(?:answer|verdict|response)\s*:\s*)?\W*(yes|correct|no|incorrect|wrong)\b")
 _VERDICT_WORD = re.compile(r"\b(not\s+(?:true|false)|untrue|true|false)\b")
 _PROMPT_HEAD = re.compile(r"^\s*true\s+or\s+false\s*[:?]\s*", re.IGNORECASE)
-_SMALL = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "by",
-        "for",
-        "and",
-        "or",
-        "is",
-        "was",
-        "were",
-        "are",
-        "be",
-        "his",
-        "her",
-        "its",
-        "their",
-    ]
-)
-
-
-def _content(text: str) -> list[str]:
-    return [w for w in _WORDS.findall(text.lower()) if w not in _SMALL]
-
-
-def restates(reply: str, claim: str) -> bool:
-    """Whether ``reply`` carries (nearly) every content word of ``claim``."""
-    wanted = set(_content(claim))
-    return bool(wanted) and len(wanted & set(_content(reply))) / len(wanted) >= 0.8
+#: share of a claim's content words a reply must carry to restate it
+RESTATES_CLAIM = 0.8
 
 
 def _negates(reply: str, claim: str) -> bool:
@@ -95,14 +62,15 @@ def parse_verdict(reply: str, claim: str = "", mode: ParseMode = "robust") -> Ve
         if "true" in text:
             return "true"
         if "false" in text:
-            return "false" if not (claim and restates(text.split("false", 1)[1], claim)) else "true"
+            after = text.split("false", 1)[1]
+            return "false" if not (claim and restates(after, claim, share=RESTATES_CLAIM)) else "true"
         return "idk"
     opener = _OPENERS.match(text)
     found = _VERDICT_WORD.search(text)
     if opener and (found is None or opener.start(1) < found.start()):
         return "true" if opener.group(1) in {"yes", "correct"} else "false"
     if found is None:
-        if claim and restates(text, claim):
+        if claim and restates(text, claim, share=RESTATES_CLAIM):
             return "false" if _negates(text, claim) else "true"
         return "idk"
     word = re.sub(r"\s+", " ", found.group(1))
@@ -110,7 +78,7 @@ def parse_verdict(reply: str, claim: str = "", mode: ParseMode = "robust") -> Ve
         return "true"
     if word == "false" and claim:
         after = text[found.end() :]
-        if restates(after, claim) and not _negates(after, claim):
+        if restates(after, claim, share=RESTATES_CLAIM) and not _negates(after, claim):
             return "true"  # "False. <the claim stated as fact>" (ABCD App. A.2)
     return "false"
 
@@ -244,7 +212,6 @@ __all__ = [
     "WholeVerdict",
     "claim_of",
     "parse_verdict",
-    "restates",
     "score_t",
     "unfilled",
 ]

@@ -32,61 +32,13 @@ from dataclasses import dataclass
 
 from halluforge.families.claims import ANSWER_TAG
 from halluforge.families.shared.validate import starts_with_vowel_sound
+from halluforge.textkit.overlap import restates
+from halluforge.textkit.stopwords import ARTICLES, content_words
 
 MIN_CLAIMS, MAX_CLAIMS = 2, 8
 TAG = re.compile(r"<([a-z][a-z0-9_ -]{0,30})>")
 _ANY_TAG = re.compile(r"<[^<>]{1,40}>")
 _TYPE_CLAIM = re.compile(r"^<answer>\s+(?:is|was|are|were)\s+(?:a|an|the|one)\b", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "by",
-        "for",
-        "with",
-        "and",
-        "or",
-        "is",
-        "was",
-        "were",
-        "are",
-        "be",
-        "been",
-        "this",
-        "that",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "his",
-        "her",
-        "its",
-        "their",
-        "also",
-        "did",
-        "does",
-        "do",
-        "as",
-        "from",
-        "into",
-        "than",
-        "then",
-        "it",
-        "he",
-        "she",
-        "they",
-    ]
-)
 # verbs and auxiliaries that end a wh-phrase's noun or start a clause after "and"
 _VERBS = frozenset(
     [
@@ -216,7 +168,8 @@ _PARTICIPLES = frozenset(
 )
 _PREPOSITIONS = frozenset(["of", "in", "from", "at", "on", "near", "for", "by", "with"])
 _AUXILIARIES = frozenset({"did", "does", "do"})
-_ARTICLES = frozenset({"the", "a", "an", "one"})
+#: what may open the noun phrase of a type claim or modifier ("one of the ...")
+_DETERMINERS = ARTICLES | {"one"}
 # words after a past participle that make it a modifier: "designed by", "named after"
 _AGENTS = _PREPOSITIONS | {"to", "into", "after", "as"}
 # where a clause may end: ";" or a top-level "and" ("and also", "and then")
@@ -309,7 +262,7 @@ def _clauses(statement: str) -> list[str]:
     words = body.split()
     lead = words[0].lower() if words else ""
     passive = (lead in _PARTICIPLES or lead.endswith("ed")) and len(words) > 1 and words[1] in _AGENTS
-    if passive or lead in _ARTICLES:
+    if passive or lead in _DETERMINERS:
         # a modifier of the answer before the main verb: ", the deepest lake, lies ..." or
         # "attributed to Homer follows ...": it ends at a comma or at the next verb
         end = len(words)
@@ -354,14 +307,17 @@ def tags_of(text: str) -> list[str]:
     return [f"<{m.group(1)}>" for m in TAG.finditer(text)]
 
 
+#: share of the question's content words a claim must carry to restate the whole question
+RESTATES_QUESTION = 0.9
+
+
+def _untagged(text: str) -> str:
+    """``text`` without ``<answer>``, whose word is in every claim and says nothing."""
+    return text.replace(ANSWER_TAG, " ")
+
+
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and w != "answer"}
-
-
-def restates(claim: str, question: str) -> bool:
-    """Whether ``claim`` carries (nearly) every content word of ``question`` (past its wh-phrase)."""
-    asked = _content(question)
-    return bool(asked) and len(asked & _content(claim)) / len(asked) >= 0.9
+    return content_words(_untagged(text))
 
 
 def check_claims(texts: Sequence[str], question: str, gold: Sequence[str]) -> list[str]:
@@ -385,7 +341,11 @@ def check_claims(texts: Sequence[str], question: str, gold: Sequence[str]) -> li
         problems.append(f"tag(s) {lonely} appear in one claim only (a tag names an entity claims share)")
     statement = split_wh(question)[2]
     if len(_clauses(statement)) > 1:
-        whole = [n for n, t in enumerate(texts[1:], start=2) if restates(t, statement)]
+        whole = [
+            n
+            for n, t in enumerate(texts[1:], start=2)
+            if restates(_untagged(t), _untagged(statement), share=RESTATES_QUESTION)
+        ]
         if whole:
             problems.append(f"claim {whole[0]} restates the whole question")
     asked = _content(question)
@@ -412,7 +372,6 @@ __all__ = [
     "TAG",
     "RuleClaims",
     "check_claims",
-    "restates",
     "rule_claims",
     "split_wh",
     "tags_of",

@@ -4,8 +4,9 @@ Kept apart from the generator so each check can be read and tested on its own: t
 (:mod:`halluforge.families.context_enrich.generator`) asks the LLM, then calls :func:`match_support`,
 :func:`check_summary` and :func:`check_merge` on its replies, and falls back to
 :func:`fallback_support` and :func:`extractive_merge` when they are rejected. All comparisons
-go through :func:`norm` (lowercase words, punctuation of any script dropped), so curly quotes,
-HTML and spacing never decide a match.
+go through the text kit's words (:func:`halluforge.textkit.tokens.norm`: lowercase words,
+punctuation of any script dropped), so curly quotes, HTML and spacing never decide a match;
+overlap counts :func:`halluforge.textkit.stopwords.content_words`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from collections.abc import Sequence
 from halluforge.families.shared.kinds import kind_words
 from halluforge.retrieval.base import Passage
 from halluforge.textkit.answers import contains_answer
-from halluforge.textkit.sentences import (
-    clean_text as clean_text,  # re-exported: the family's callers import it here
-)
-from halluforge.textkit.sentences import split_sentences as split_sentences
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.stopwords import STOP_WORDS, content_words
+from halluforge.textkit.tokens import WRITTEN_WORD, norm, words
 
 #: fuzzy-match ratio above which an LLM reply counts as a copy of an evidence sentence
 SUPPORT_MATCH_RATIO = 0.8
@@ -31,46 +31,13 @@ EXTRACT_SENTENCES = 3
 SUPPORT_KEPT = 0.75
 
 _SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"[^\W_]+")
 _LEAD = re.compile(r"^\s*(?:sentence|answer|paragraph|new passage|passage)\s*:\s*", re.IGNORECASE)
 #: prompt scaffolding that a reply should not repeat ("Text 1:", "[2]", "Paragraph:")
 _SCAFFOLD = re.compile(r"\b(?:text \d|paragraph|passage|sentence)\s*:|\[\d+\]", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
-STOPWORDS = frozenset(
-    {
-        *("a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but"),
-        *("is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those"),
-        *("which", "who", "whom", "what", "when", "where", "why", "how", "did", "do", "does", "has", "have"),
-        *("had", "as", "into", "than", "then", "there", "their", "they", "he", "she", "his", "her", "we"),
-        *("you", "i", "not", "no"),
-    }
-)
 
 
 # -- text helpers ----------------------------------------------------------------------------
-
-
-def words(text: str) -> list[str]:
-    """Lowercase runs of letters and digits: punctuation of any script (curly quotes too) dropped."""
-    return _WORD.findall(text.casefold())
-
-
-def norm(text: str) -> str:
-    """``text`` as its words joined by single spaces (the form every comparison here uses)."""
-    return " ".join(words(text))
-
-
-def content_words(text: str) -> set[str]:
-    """Words of ``text`` without stopwords (for overlap and relevance)."""
-    return {w for w in words(text) if w not in STOPWORDS}
-
-
-def jaccard(a: str, b: str) -> float:
-    """Token Jaccard similarity of two texts (the near-duplicate test without embeddings)."""
-    left, right = set(words(a)), set(words(b))
-    if not left or not right:
-        return 0.0
-    return len(left & right) / len(left | right)
 
 
 def has_answer(text: str, answers: Sequence[str]) -> bool:
@@ -208,8 +175,6 @@ REFERRING_NOUNS = frozenset(
 )
 
 _CLOSED = re.compile(r"[.!?][\"'”’)\]]*$")
-#: a word as written, from its first letter on ("O'Brien", "U.S.", "Rimsky-Korsakov"): name candidates
-WORD_TOKEN = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
 
 
 def ends_sentence(text: str) -> bool:
@@ -269,8 +234,8 @@ def refers_back(sentence: str, first_is_name: bool = False) -> bool:
         return True
     names = [
         token
-        for position, token in enumerate(WORD_TOKEN.findall(sentence))
-        if token[0].isupper() and norm(token) not in STOPWORDS and (position > 0 or first_is_name)
+        for position, token in enumerate(WRITTEN_WORD.findall(sentence))
+        if token[0].isupper() and norm(token) not in STOP_WORDS and (position > 0 or first_is_name)
     ]
     return not names and not PERSON_PRONOUNS.isdisjoint(tokens)
 
@@ -301,13 +266,13 @@ def _names_its_subject(sentence: str) -> bool:
     the Saint Lawrence") refers to the passage's title, which the new text does not carry.
     """
     definite = _definite_pattern().search(sentence)
-    tokens = WORD_TOKEN.findall(sentence[: definite.start()] if definite else sentence)
+    tokens = WRITTEN_WORD.findall(sentence[: definite.start()] if definite else sentence)
     if not tokens or norm(tokens[0]) in BACK_POINTING | PERSONAL_PRONOUNS:
         return False
     for token in tokens:
         if norm(token) in PERSONAL_PRONOUNS:
             return False
-        if token[0].isupper() and norm(token) not in STOPWORDS:
+        if token[0].isupper() and norm(token) not in STOP_WORDS:
             return True
     return False
 

@@ -53,15 +53,11 @@ from halluforge.families.context_enrich import PROMPTS
 from halluforge.families.context_enrich.enrich_text import (
     check_merge,
     check_summary,
-    clean_text,
     extractive_merge,
     extractive_summary,
     fallback_support,
     has_answer,
-    jaccard,
     match_support,
-    norm,
-    split_sentences,
     strip_reply,
 )
 from halluforge.families.context_enrich.grounding import Entails, Grounding, Sources, ground, instructions_of
@@ -77,6 +73,10 @@ from halluforge.records import (
     stable_id,
 )
 from halluforge.retrieval.base import Hit, Passage, Retriever
+from halluforge.textkit.markup import strip_html
+from halluforge.textkit.overlap import jaccard
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.tokens import norm
 
 Variant = Literal["question", "evidence"]
 
@@ -490,7 +490,7 @@ class ContextEnrich(Generator):
             return [self._skip(seed, "the example has no evidence or no gold answer")]
         retriever = self.retriever(ctx)  # opened before any await, so concurrent calls share one
         entails = self._judge(ctx) if self.opts.merge == "llm" else None  # no LLM text to check
-        evidence = clean_text(example.evidence)
+        evidence = strip_html(example.evidence)
         support = await self.support(ctx, example.question, evidence, answers)
         if support.text is None:
             return [self._skip(seed, "no evidence sentence contains the gold answer")]

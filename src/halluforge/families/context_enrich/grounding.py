@@ -74,16 +74,13 @@ from halluforge.families.context_enrich.enrich_text import (
     BACK_POINTING,
     FEMININE_PRONOUNS,
     MASCULINE_PRONOUNS,
-    WORD_TOKEN,
-    content_words,
     ends_sentence,
-    norm,
     points_back,
     refers_back,
-    split_sentences,
-    words,
 )
-from halluforge.families.context_enrich.enrich_text import STOPWORDS as _STOP
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.stopwords import STOP_WORDS, content_words
+from halluforge.textkit.tokens import WRITTEN_WORD, norm, words
 
 #: content-word recall against the best source sentence below which a sentence is unsupported
 MIN_RECALL = 0.75
@@ -150,12 +147,12 @@ def _content(text: str) -> set[str]:
 
 def _names(text: str) -> set[str]:
     """Lowercased capitalised words that are not stopwords (names, roughly, first word included)."""
-    return {w for t in WORD_TOKEN.findall(text) if t[0].isupper() for w in words(t) if w not in _STOP}
+    return {w for t in WRITTEN_WORD.findall(text) if t[0].isupper() for w in words(t) if w not in STOP_WORDS}
 
 
 def _inner_names(text: str) -> set[str]:
     """Lowercased words of the capitalised tokens after the first (names, without the sentence opener)."""
-    return {w for t in WORD_TOKEN.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
+    return {w for t in WRITTEN_WORD.findall(text)[1:] if t[0].isupper() for w in words(t) if len(w) > 1}
 
 
 def _with_antecedents(split_texts: Sequence[Sequence[str]]) -> list[frozenset[str]]:
@@ -316,9 +313,9 @@ class Sources:
         subject, so they must come together from one source sentence. The first word counts as
         a name when some source capitalises it inside a sentence; words of one letter do not.
         """
-        tokens = WORD_TOKEN.findall(sentence)
-        first = [w for w in words(tokens[0]) if w in self.proper and w not in _STOP] if tokens else []
-        wanted = _inner_names(sentence) - _STOP | set(first) | _numbers(sentence)
+        tokens = WRITTEN_WORD.findall(sentence)
+        first = [w for w in words(tokens[0]) if w in self.proper and w not in STOP_WORDS] if tokens else []
+        wanted = _inner_names(sentence) - STOP_WORDS | set(first) | _numbers(sentence)
         return len(wanted) < 2 or any(wanted <= source for source in self.tokens)
 
 
@@ -426,7 +423,7 @@ def _support_reason(sentence: str, sources: Sources, min_recall: float) -> tuple
     mine = _numbers(sentence)
     if mine and not any(mine <= source for source in numbers):
         return "unsupported_number", score
-    names = [w for w in WORD_TOKEN.findall(sentence)[1:] if w[0].isupper()]
+    names = [w for w in WRITTEN_WORD.findall(sentence)[1:] if w[0].isupper()]
     for name in names:
         if any(len(w) > 1 and w not in sources.vocabulary for w in words(name)):
             return "unsupported_name", score

@@ -39,12 +39,13 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from halluforge.families.counterfactual.rules import words
 from halluforge.metrics.base import Scorer, ScoreValue
 from halluforge.metrics.layer import Joined, Metric, derived_score
 from halluforge.metrics.match import strip_answer_prefix
 from halluforge.records import Option, Response, Score, TestCase
 from halluforge.textkit.answers import contains_answer
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.tokens import word_spans, words
 
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
@@ -110,8 +111,8 @@ def _without_instruction(text: str) -> str:
     from halluforge.prompts import load_template
 
     note = load_template("counterfactual/trust_note", PROMPTS).render()
-    for sentence in re.split(r"(?<=[.!?])\s+", note.strip()):
-        text = re.sub(re.escape(sentence.strip()), " ", text, flags=re.I)
+    for sentence in split_sentences(note):
+        text = re.sub(re.escape(sentence), " ", text, flags=re.I)
     return text
 
 
@@ -152,14 +153,10 @@ def word_probabilities(
     spans = _token_spans(tokens)
     targets = set(wanted)
     out = []
-    for match in re.finditer(r"[0-9a-z]+", text.casefold()):
-        if match.group() not in targets:
+    for word, start, end in word_spans(text):
+        if word not in targets:
             continue
-        probs = [
-            math.exp(lp)
-            for (s, e), lp in zip(spans, logprobs, strict=False)
-            if s < match.end() and e > match.start()
-        ]
+        probs = [math.exp(lp) for (s, e), lp in zip(spans, logprobs, strict=False) if s < end and e > start]
         if probs:
             out.append(sum(probs) / len(probs))
     return out

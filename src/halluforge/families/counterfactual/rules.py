@@ -12,7 +12,8 @@ stands in for it when a small generator model's output is rejected (DESIGN §4):
   sentences that do not hold the answer; :func:`na_checks` validates an LLM rewrite the same way
   (every answer sentence unchanged, the answer count unchanged, the counterfactual answer absent,
   at least one change outside the answer sentences, the rest of the passage close);
-- :func:`word_pairs` aligns an edit's old and new words, which R-Rate counts.
+- :func:`word_pairs` aligns an edit's old and new words (the text kit's
+  :func:`~halluforge.textkit.tokens.words`), which R-Rate counts.
 """
 
 from __future__ import annotations
@@ -30,22 +31,23 @@ from halluforge.families.shared.answer_types import AnswerType, classify_answer,
 from halluforge.families.shared.validate import Check, draw_pool_answer, perturb_answer, span_replace
 from halluforge.records import Edit, EditKind, Example
 from halluforge.textkit.answers import (
-    MONTH_NAMES,
     answer_key,
     contains_answer,
     count_occurrences,
     normalize_answer,
 )
+from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.stopwords import STOP_WORDS
+from halluforge.textkit.tokens import words
 
 _PLACE_KEYS = re.compile(r"(?:^|_)(?:place|location|site|city|venue|port|country|region)(?:$|_)")
 _YEAR_OR_DATE = re.compile(
-    rf"\b\d{{1,2}}\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{3,4}}(?:\s+(?:BC|AD))?\b"
+    rf"\b\d{{1,2}}\s+(?:{MONTH_NAME_PATTERN})\s+\d{{3,4}}(?:\s+(?:BC|AD))?\b"
     r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b\d{1,3}\s+(?:BC|AD)\b"
 )
 _NUMBER = re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\b")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][a-z]+){1,3}\b")
-_WORD = re.compile(r"[0-9a-z]+")
 
 
 def phrase(key: str) -> str:
@@ -106,9 +108,9 @@ def names_key(question: str, key: str) -> bool:
 
     "When" stands for a date or year and "where" for a place.
     """
-    asked = set(_WORD.findall(question.lower()))
+    asked = set(words(question))
     for word in phrase(key).split():
-        if word in ("of", "the", "by", "who", "it", "on", "at"):
+        if word in STOP_WORDS:
             continue
         if word in ("date", "year") and "when" in asked:
             continue
@@ -193,7 +195,7 @@ def not_prose(text: str) -> str | None:
     """
     if len(_LABEL.findall(text)) >= 2:
         return "the paraphrase is key: value labels, not sentences"
-    tokens = _WORD.findall(text.lower())
+    tokens = words(text)
     for size in range(1, 7):
         for i in range(len(tokens) - 3 * size + 1):
             run = tokens[i : i + size]
@@ -290,14 +292,14 @@ def _word_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(a=a.split(), b=b.split(), autojunk=False).ratio()
 
 
-_FUNCTION_CAPS = frozenset(("The", "A", "An", "It", "In", "On", "At", "He", "She", "They", "This", "Its"))
-
-
 def _facts(text: str) -> Counter[str]:
-    """Capitalised words and numbers of a text: what a people/places/dates edit must change."""
+    """Capitalised words and numbers of a text: what a people/places/dates edit must change.
+
+    A capitalised stop word ("The", "When", "He") opens a sentence and names nothing.
+    """
     tokens = re.findall(r"[A-Za-z][\w'-]*|\d[\d,.]*", text)
     return Counter(
-        t.rstrip(".,") for t in tokens if (t[0].isupper() or t[0].isdigit()) and t not in _FUNCTION_CAPS
+        t.rstrip(".,") for t in tokens if (t[0].isupper() or t[0].isdigit()) and t.lower() not in STOP_WORDS
     )
 
 
@@ -426,11 +428,6 @@ def rule_na_edits(
     return " ".join(sentences), edits
 
 
-def words(text: str) -> list[str]:
-    """Lower-cased word tokens (letters and digits), the unit R-Rate counts."""
-    return _WORD.findall(text.casefold())
-
-
 def word_pairs(old: str, new: str) -> tuple[list[tuple[str, str]], list[str], list[str]]:
     """(aligned (original, edited) word pairs, all edited words, all original words) of one edit.
 
@@ -486,5 +483,4 @@ __all__ = [
     "rule_sentence",
     "value_spans",
     "word_pairs",
-    "words",
 ]

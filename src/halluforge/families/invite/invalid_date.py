@@ -29,10 +29,10 @@ from pydantic import Field
 
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.records import Edit, Example, FieldProvenance, Provenance, Skip, TestCase, stable_id
-from halluforge.textkit.answers import MONTH_NAMES, ordinal
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, MONTH_NAMES, month_number, ordinal
 
 Kind = Literal["invalid_day", "future_year"]
-_MONTH_ALT = "|".join(MONTH_NAMES)
+_MONTH_ALT = MONTH_NAME_PATTERN
 _ORD = r"(?:st|nd|rd|th)"
 # "May 29, 1790" / "January 1st. 1950" / "March 3"
 _MONTH_DAY = re.compile(
@@ -99,7 +99,10 @@ def days_in_month(month: int, year: int | None = None) -> int:
 
 
 def _month_number(name: str) -> int:
-    return [m.lower() for m in MONTH_NAMES].index(name.lower()) + 1
+    number = month_number(name, abbreviated=False)
+    if number is None:
+        raise ValueError(f"not a month name: {name!r}")
+    return number
 
 
 def find_day_edit(question: str, rng: random.Random, max_day: int) -> DateEdit | None:

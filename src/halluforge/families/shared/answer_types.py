@@ -27,13 +27,14 @@ from __future__ import annotations
 import re
 from typing import Literal, get_args
 
+from halluforge.textkit.dates import MONTH_ABBREVIATIONS, MONTH_NAMES
+from halluforge.textkit.sentences import split_sentences
+
 AnswerType = Literal["date", "number", "person", "place", "other"]
 ANSWER_TYPES: tuple[AnswerType, ...] = get_args(AnswerType)
 
-_MONTHS = (
-    "january|february|march|april|june|july|august|september|october|november|december|"
-    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+#: month names and short forms, "may" left to the case-sensitive pattern of its own below
+_MONTHS = "|".join(m.lower() for m in (*MONTH_NAMES, *MONTH_ABBREVIATIONS) if m != "May")
 _ERA = r"(?:ad|a\.d\.|bc|b\.c\.|bce|ce|b\.c\.e\.|c\.e\.)"
 _ORDINAL_WORDS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
@@ -175,7 +176,7 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
     # news-style questions carry context sentences first ("Police arrested 31 men who ...
     # Where was the event?"): the wh-word that counts is in the last sentence
     # (never after an initial: "... of John F. Kennedy take place?" is one sentence)
-    sentences = re.split(r"(?<=[a-z0-9)][.!?])\s+(?=[A-Z])", (question or "").strip())
+    sentences = split_sentences(question or "")
     q = sentences[-1] if sentences else ""
     asks_number = bool(_Q_NUMBER.search(q))
     bare_year = _YEAR.match(text.lower())

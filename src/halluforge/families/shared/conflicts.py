@@ -27,11 +27,10 @@ from halluforge.families.shared.restatements import (
     passage_outside,
     spans_of,
 )
-from halluforge.textkit.answers import MONTH_NAMES
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
-_MONTHS = {m.lower(): i + 1 for i, m in enumerate(MONTH_NAMES)}
 _DATE = re.compile(
-    rf"\b(?:(\d{{1,2}})\s+)?({'|'.join(MONTH_NAMES)})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
+    rf"\b(?:(\d{{1,2}})\s+)?({MONTH_NAME_PATTERN})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
     r"|\b(1[0-9]{3}|20[0-9]{2})\b"
 )
 _PLURAL_VERB = re.compile(r"^\s*(?:are|were|have|do)\b", re.I)
@@ -105,7 +104,7 @@ def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
     day_a, month, day_b, year, bare_year = match.groups()
     if bare_year:
         return int(bare_year), 0, 0
-    return int(year or 0), _MONTHS[month.lower()], int(day_a or day_b or 0)
+    return int(year or 0), (month_number(month) or 0), int(day_a or day_b or 0)
 
 
 def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:

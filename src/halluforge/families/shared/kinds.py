@@ -39,6 +39,7 @@ from importlib import resources
 
 from halluforge.families.shared.answer_types import AnswerType, classify_answer, form_type, looks_like_name
 from halluforge.textkit.answers import find_answer_spans, normalize_answer
+from halluforge.textkit.sentences import split_sentences
 
 Kind = str
 
@@ -199,7 +200,7 @@ def title_only(answer: str, *, person: bool = False) -> bool:
 
 def _last_sentence(question: str) -> str:
     """News questions put context first; the asking sentence is the last one."""
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", question.strip())
+    sentences = split_sentences(question)
     return sentences[-1] if sentences else ""
 
 

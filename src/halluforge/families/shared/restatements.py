@@ -29,7 +29,9 @@ from collections.abc import Iterator, Sequence
 
 from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
 from halluforge.families.shared.validate import answer_spans
-from halluforge.textkit.answers import MONTH_NAMES, normalize_answer
+from halluforge.textkit.answers import normalize_answer
+from halluforge.textkit.dates import MONTH_NAMES
+from halluforge.textkit.sentences import sentence_spans
 
 _UNITS = {
     "zero": 0,
@@ -92,7 +94,6 @@ _NAMING = re.compile(
     r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
     re.I,
 )
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 #: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two
 _NAME_ITEM = r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*){0,3}"
 _WORD_ITEM = r"[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?"
@@ -203,7 +204,8 @@ def spans_of(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...
 
 @functools.lru_cache(maxsize=1024)
 def _sentences(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(m.span() for m in _SENTENCE.finditer(text))
+    """Offsets of the passage's sentences (the kit's splitter), computed once per passage."""
+    return tuple(sentence_spans(text))
 
 
 def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:

@@ -27,13 +27,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from halluforge.families.shared.answer_types import ANSWER_TYPES, AnswerType, classify_answer
 from halluforge.records import Example
 from halluforge.textkit.answers import (
-    MONTH_NAMES,
     answer_key,
     contains_answer,
     find_answer_spans,
     normalize_answer,
-    ordinal_suffix,
 )
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, MONTH_NAMES, ordinal_suffix
+from halluforge.textkit.stopwords import ARTICLES
+from halluforge.textkit.tokens import words
 
 Check = tuple[bool, str]
 
@@ -168,12 +169,12 @@ def check_kept(original: str, rewritten: str, gold: Sequence[str], new: str) -> 
     Articles are not counted, since the new answer may need another one.
     """
 
-    def words(text: str, answers: Sequence[str]) -> list[str]:
-        masked = " ".join(_mask(text, answers))
-        return [w for w in re.findall(r"[^\W_]+|\x00", masked.lower()) if w not in ("a", "an", "the")]
+    def kept_words(text: str, answers: Sequence[str]) -> list[str]:
+        found = [w for piece in _mask(text, answers) for w in ([piece] if piece == "\x00" else words(piece))]
+        return [w for w in found if w not in ARTICLES]
 
-    rest = iter(words(rewritten, _new_forms(gold, new)))
-    for word in words(original, gold):
+    rest = iter(kept_words(rewritten, _new_forms(gold, new)))
+    for word in kept_words(original, gold):
         if not any(word == r for r in rest):  # consumes ``rest``: an in-order subsequence test
             return False, f"the rewrite dropped or changed the evidence's word {word!r}"
     return True, ""
@@ -255,7 +256,7 @@ def answer_shape(answer: str) -> str:
     return re.sub(r"[a-z]+", "w", text)
 
 
-_MONTH_RE = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r")\b", re.I)
+_MONTH_RE = re.compile(rf"\b({MONTH_NAME_PATTERN})\b", re.I)
 _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
 _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
@@ -331,7 +332,9 @@ def shift_year(answer: str, rng: random.Random, *, max_shift: int = 10) -> str |
 
 # -- fallbacks: span replacement ----------------------------------------------------------------
 
-_SMALL_WORDS = frozenset(
+#: words a title-case name writes in lower case ("Lord of the Rings", "Ludwig van Beethoven"):
+#: a casing rule, not a stop-word list
+_TITLE_SMALL_WORDS = frozenset(
     (
         "a",
         "an",
@@ -400,11 +403,11 @@ def match_casing(new: str, occurrence: str) -> str:
     if letters and occurrence == occurrence.lower():
         return " ".join(w if _is_acronym(w) else w.lower() for w in new.split())
     words = [w for w in occurrence.split() if w[:1].isalpha()]
-    title = words and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words) and len(words) > 1
+    title = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words) and len(words) > 1
     if title and new == new.lower():  # a name with its own casing ("Leonardo da Vinci") keeps it
         out = []
         for i, w in enumerate(new.split()):
-            keep_small = i > 0 and w.lower() in _SMALL_WORDS
+            keep_small = i > 0 and w.lower() in _TITLE_SMALL_WORDS
             out.append(w if keep_small or not w[:1].islower() else w[0].upper() + w[1:])
         return " ".join(out)
     if occurrence[:1].isupper() and new[:1].islower():

@@ -15,21 +15,21 @@ from halluforge.families.context_enrich import generator as ce
 from halluforge.families.context_enrich.enrich_text import (
     check_merge,
     check_summary,
-    clean_text,
     extractive_merge,
     fallback_support,
     join_sentences,
     match_support,
     relevant_sentences,
-    split_sentences,
     strip_reply,
-    words,
 )
 from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions, select_passages
 from halluforge.family import FAMILIES
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Example, SeedCase, Skip, TestCase, stable_id
 from halluforge.retrieval.base import Hit, Passage
+from halluforge.textkit.markup import strip_html
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.tokens import words
 
 EVIDENCE = (
     'Netflix said on <a href="https://example.org/x">Monday</a> that the show will return. '
@@ -433,7 +433,7 @@ async def test_generator_llm_path_makes_two_variants() -> None:
     made = await forge(backend, retriever)
     cases = [m for m in made if isinstance(m, TestCase)]
     assert [c.variant for c in cases] == ["question", "evidence"]
-    assert retriever.queries == [QUESTION, clean_text(EVIDENCE)]
+    assert retriever.queries == [QUESTION, strip_html(EVIDENCE)]
     first, second = cases
     assert first.parent_seed == second.parent_seed and first.id != second.id
     assert (
@@ -686,7 +686,7 @@ async def test_generator_skips_with_reasons() -> None:
     assert len(made) == 1 and isinstance(made[0], Skip)
     assert made[0].reason == "no evidence sentence contains the gold answer"
 
-    only_duplicates = [Passage("d", "Dup", clean_text(EVIDENCE))]
+    only_duplicates = [Passage("d", "Dup", strip_html(EVIDENCE))]
     made = await forge(backend, TinyRetriever(only_duplicates))
     assert [type(m) for m in made] == [Skip, Skip]
     assert made[0].id != made[1].id

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from halluforge.backends.base import Backend, Capabilities
-from halluforge.families.context_enrich.enrich_text import split_sentences
 from halluforge.families.counterfactual.generator import Counterfactual, CounterfactualOptions
 from halluforge.families.counterfactual.rules import (
     answer_sentence_ids,
@@ -33,6 +32,7 @@ from halluforge.families.counterfactual.sources import EventRecord
 from halluforge.families.counterfactual.steps import counterfactual_answer
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Completion, Request, Skip, TestCase
+from halluforge.textkit.sentences import split_sentences
 
 RECORD = EventRecord(
     "r1",

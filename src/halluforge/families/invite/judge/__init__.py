@@ -50,7 +50,7 @@ from halluforge.families.invite.judge.steps import (
 from halluforge.families.invite.judge.text import (
     invalid_dates,
     question_entities,
-    split_sentences,
+    reply_sentences,
     swapped_span,
 )
 
@@ -73,8 +73,8 @@ __all__ = [
     "premise_input",
     "question_entities",
     "read_reply",
+    "reply_sentences",
     "rule_judge",
-    "split_sentences",
     "stance",
     "swapped_span",
 ]

@@ -31,17 +31,17 @@ from dataclasses import dataclass, field
 
 from halluforge.families.invite.judge.text import (
     STOP,
-    WORD,
     YEAR,
     invalid_dates,
     is_echo,
     mentions,
     question_entities,
     repeats,
-    split_sentences,
-    tokens,
+    reply_sentences,
 )
-from halluforge.textkit.answers import MONTH_NAMES, contains_answer
+from halluforge.textkit.answers import contains_answer
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
+from halluforge.textkit.tokens import WRITTEN_WORD, words
 
 # cues are searched in the opening sentences only: rambling text later often contains "not"
 _META_REJECT = re.compile(
@@ -124,7 +124,7 @@ _QUESTION_FORM = {
 _TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
 _TIME_WORD = re.compile(
     r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|"
-    + "|".join(MONTH_NAMES)
+    + MONTH_NAME_PATTERN
     + r"|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
@@ -181,7 +181,7 @@ def read_reply(
     invalid: Sequence[str] = (), valid_answers: Sequence[str] = (),
 ) -> Reading:  # fmt: skip
     """Split a reply into content sentences and its engaged part (see :func:`engagement`)."""
-    question_tokens = set(tokens(question))
+    question_tokens = set(words(question))
     reading = Reading(question, list(entities) or question_entities(question), question_tokens)
     reading.bad_dates = list(invalid) or invalid_dates(question, this_year=this_year)
     reading.valid_answers = [a for a in valid_answers if a.strip()]
@@ -196,7 +196,7 @@ def read_reply(
             cut = True
         elif answer_line:
             block = False
-        for sentence in split_sentences(line):
+        for sentence in reply_sentences(line):
             if is_echo(sentence, question, question_tokens) or sentence in reading.content:
                 continue
             reading.content.append(sentence)
@@ -215,8 +215,8 @@ def _is_other_question(sentence: str, reading: Reading) -> bool:
     """
     if not sentence.rstrip().endswith("?") or _META_REJECT.search(sentence):
         return False
-    words = set(tokens(sentence))
-    return not any(mentions(n, words) for n in reading.names)
+    sentence_words = set(words(sentence))
+    return not any(mentions(n, sentence_words) for n in reading.names)
 
 
 def engagement(reading: Reading, response: str) -> RuleVerdict | None:
@@ -229,9 +229,9 @@ def engagement(reading: Reading, response: str) -> RuleVerdict | None:
         first = next(line for line in response.splitlines() if line.strip())
         reason = "few_shot_artefact" if _ARTEFACT_LINE.match(first) else "unrelated_questions"
         return RuleVerdict(0, reason, "engagement")
-    words = {t for t in tokens(" ".join(reading.engaged)) if len(t) > 2 and t not in STOP}
+    engaged_words = {t for t in words(" ".join(reading.engaged)) if len(t) > 2 and t not in STOP}
     if (
-        not words - reading.question_tokens
+        not engaged_words - reading.question_tokens
         and not any(YEAR.search(s) for s in reading.engaged)
         and not _states_premise(reading)
         and not (_QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", " ".join(reading.engaged)))
@@ -247,7 +247,7 @@ def _states_premise(reading: Reading) -> bool:
     return any(
         not sentence.rstrip().endswith("?")
         and len(entities) >= 2
-        and all(mentions(n, set(tokens(sentence))) for n in entities)
+        and all(mentions(n, set(words(sentence))) for n in entities)
         for sentence in reading.engaged
     )
 
@@ -264,7 +264,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     )
     if _HEDGED_ASSERT.search(head_text) is None:
         for sentence in head:
-            sentence_tokens = set(tokens(sentence))
+            sentence_tokens = set(words(sentence))
             if _META_REJECT.search(sentence):
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
@@ -321,15 +321,15 @@ def assertion(reading: Reading) -> RuleVerdict:
     asked = question_entities(reading.question)
     # the premise links the swapped entity to the question's other names: a sentence about the
     # swapped entity alone ("Faraday became famous for electricity") does not state it
-    others = [e for e in asked if not any(mentions(n, set(tokens(e))) for n in reading.names)]
+    others = [e for e in asked if not any(mentions(n, set(words(e))) for n in reading.names)]
     for sentence in statements(reading):
-        words = set(tokens(sentence))
-        if any(mentions(n, words) for n in reading.names) and (
-            not others or any(mentions(o, words) for o in others) or _OBJECT_PRONOUN.search(sentence)
+        sentence_words = set(words(sentence))
+        if any(mentions(n, sentence_words) for n in reading.names) and (
+            not others or any(mentions(o, sentence_words) for o in others) or _OBJECT_PRONOUN.search(sentence)
         ):
             return RuleVerdict(1, "asserts_premise", "assertion")
         if _PRONOUN_START.match(sentence) and (
-            any(mentions(n, words) for n in asked) or _shares_verb(sentence, reading)
+            any(mentions(n, sentence_words) for n in asked) or _shares_verb(sentence, reading)
         ):
             # "He studied at Wellesley College", "He was studying evolution": the asked person by
             # pronoun, doing what the question asks about
@@ -359,15 +359,15 @@ def _meta_talk(sentence: str, reading: Reading) -> bool:
         return False
     if YEAR.search(sentence) or _AMOUNT.search(sentence):
         return False  # 'I'll only include the answer, "In 1972."': an answer after all
-    words = set(tokens(sentence))
-    return not any(mentions(n, words) for n in reading.names)
+    sentence_words = set(words(sentence))
+    return not any(mentions(n, sentence_words) for n in reading.names)
 
 
 def _shares_verb(sentence: str, reading: Reading) -> bool:
     """The sentence uses a word of the question outside its names ("studying" for "study")."""
-    named = {t for e in question_entities(reading.question) for t in tokens(e)}
+    named = {t for e in question_entities(reading.question) for t in words(e)}
     stems = {t[:5] for t in reading.question_tokens - named - STOP - _QUESTION_FORM if len(t) > 3}
-    return any(t[:5] in stems for t in tokens(sentence) if len(t) > 3)
+    return any(t[:5] in stems for t in words(sentence) if len(t) > 3)
 
 
 def rule_judge(
@@ -408,12 +408,12 @@ def rule_features(
     verdict = engagement(reading, response) or stance(reading) or assertion(reading)
     features = {f"reason={r}": float(r == verdict.reason) for reasons in STEPS.values() for r in reasons}
     features["rule_label"] = float(verdict.label)
-    sentences = split_sentences(response)
+    sentences = reply_sentences(response)
     features["echo_share"] = (len(sentences) - len(reading.content)) / len(sentences) if sentences else 1.0
     features["engaged_share"] = len(reading.engaged) / len(reading.content) if reading.content else 0.0
     features["repetition"] = 1.0 - len(set(sentences)) / len(sentences) if sentences else 0.0
     features["names_entity"] = float(
-        any(mentions(n, set(tokens(s))) for s in reading.engaged for n in reading.names)
+        any(mentions(n, set(words(s))) for s in reading.engaged for n in reading.names)
     )
     features["has_year"] = float(any(YEAR.search(s) for s in reading.engaged))
     features["date_question"] = float(bool(reading.bad_dates))
@@ -422,20 +422,17 @@ def rule_features(
 
 def _other_day(reading: Reading) -> bool:
     """The reply names the question's month with another day number (a corrected date)."""
-    months = {w for w in tokens(reading.question) if w in _MONTH_WORDS}
+    months = {w for w in words(reading.question) if month_number(w, abbreviated=False)}
     if not months:
         return False
     for sentence in reading.engaged:
-        words = tokens(sentence)
-        for i, word in enumerate(words):
+        sentence_words = words(sentence)
+        for i, word in enumerate(sentence_words):
             if word in months:
-                near = words[max(0, i - 2) : i + 3]
+                near = sentence_words[max(0, i - 2) : i + 3]
                 if any(re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w) for w in near):
                     return True
     return False
-
-
-_MONTH_WORDS = {month.lower() for month in MONTH_NAMES}
 
 
 def _concrete(reading: Reading) -> bool:
@@ -449,12 +446,12 @@ def _concrete(reading: Reading) -> bool:
     if _TIME_QUESTION.search(reading.question):
         # a name is no answer to "on which day"; a time expression is
         return _TIME_WORD.search(text) is not None
+    known = reading.question_tokens | STOP
     return any(
         w[:1].isupper()
-        and w.lower() not in reading.question_tokens
-        and w.lower() not in STOP
+        and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
         and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
-        for w in WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
+        for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
     )
 
 
@@ -471,7 +468,7 @@ def _places_elsewhere(reading: Reading) -> bool:
         return False
     place, thing = match.group("place"), match.group("thing")
     for sentence in reading.engaged:
-        sentence_tokens = set(tokens(sentence))
+        sentence_tokens = set(words(sentence))
         placed = _PLACEMENT.search(sentence)
         if (
             placed is not None

@@ -1,8 +1,11 @@
-"""Text helpers of the premise judge: sentences, tokens, names in a question, invalid dates.
+"""Text helpers of the premise judge: a reply's sentences, names in a question, invalid dates.
 
 They are shared by the rule steps (:mod:`.steps`), the learned judge's features and the CLI
 (the swapped entity of an INVITE row is the span its invalid question does not share with
-the valid one).
+the valid one). Words, stop words, sentences and months come from the text kit
+(:mod:`halluforge.textkit`); what is the judge's own is named so: :data:`QUESTION_WORDS` (what
+opens a question, not a name), :data:`NAME_CONNECTORS` (lowercase words inside a name) and
+:data:`REPLY_WORDS` (words a reply uses about itself, which say nothing about the premise).
 """
 
 from __future__ import annotations
@@ -11,62 +14,64 @@ import calendar
 import re
 from datetime import date
 
-from halluforge.textkit.sentences import split_sentences as sentences_of
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
+from halluforge.textkit.sentences import split_sentences
+from halluforge.textkit.stopwords import STOP_WORDS
+from halluforge.textkit.tokens import words
 
-WORD = re.compile(r"[\w'’%-]+", re.UNICODE)
-_QUESTION_WORDS = {
-    "when", "which", "what", "who", "whom", "whose", "where", "why", "how", "did", "does", "do",
-    "was", "were", "is", "are", "has", "have", "had", "in", "on", "from", "known", "alluding",
-}  # fmt: skip
-_CONNECTORS = {"of", "the", "de", "del", "da", "la", "le", "von", "van", "and", "du", "di", "&"}
-STOP = {
-    "the", "a", "an", "of", "in", "on", "at", "to", "for", "and", "or", "but", "is", "was", "are",
-    "were", "be", "been", "it", "its", "this", "that", "with", "as", "by", "from", "he", "she",
-    "they", "his", "her", "their", "i", "you", "we", "my", "me", "not", "so", "do", "did", "does",
-    "has", "have", "had", "will", "would", "can", "could", "what", "when", "which", "who", "how",
-    "answer", "question", "first", "time", "year", "there", "then", "than", "also", "very",
-}  # fmt: skip
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+#: words that open a question and are no name, though capitalised ("When", "Did", "In")
+QUESTION_WORDS = frozenset(
+    {
+        *("when", "which", "what", "who", "whom", "whose", "where", "why", "how", "did", "does", "do"),
+        *("was", "were", "is", "are", "has", "have", "had", "in", "on", "from", "known", "alluding"),
+    }
+)
+#: lowercase words that may stand inside a name ("Duke of Wellington", "Leonardo da Vinci")
+NAME_CONNECTORS = frozenset(
+    {"of", "the", "de", "del", "da", "la", "le", "von", "van", "and", "du", "di", "&"}
+)
+#: words a reply uses about itself or the question ("The answer is the first time ..."): not content
+REPLY_WORDS = frozenset({"answer", "question", "first", "time", "year"})
+#: what the judge ignores when it looks for a reply's content: the kit's stop words and its reply words
+STOP = STOP_WORDS | REPLY_WORDS
 
 YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
 _ORDINAL = re.compile(r"\b(\d{1,3})(st|nd|rd|th)\b", re.IGNORECASE)
-_MONTH_NAMES = "|".join(name for name in calendar.month_name if name)
 #: a bare day number right beside a month name: "July 33", "34 July" (suffixed days are _ORDINAL's)
 _BARE_DAY = re.compile(
-    rf"\b(?:(?P<month_a>{_MONTH_NAMES})\s+(?P<day_a>\d{{1,2}})(?![\d,]*\d{{3}})(?!st|nd|rd|th|\d|\s*(BC|AD|BCE|CE)\b)"
-    rf"|(?P<day_b>\d{{1,2}})\s+(?P<month_b>{_MONTH_NAMES}))\b",
+    rf"\b(?:(?P<month_a>{MONTH_NAME_PATTERN})\s+(?P<day_a>\d{{1,2}})(?![\d,]*\d{{3}})(?!st|nd|rd|th|\d|\s*(BC|AD|BCE|CE)\b)"
+    rf"|(?P<day_b>\d{{1,2}})\s+(?P<month_b>{MONTH_NAME_PATTERN}))\b",
     re.IGNORECASE,
 )
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split text into lines, each into sentences (:mod:`halluforge.textkit.sentences`); drop ``A:``."""
+def reply_sentences(text: str) -> list[str]:
+    """The sentences of a reply: each line cut by the kit's splitter, without its ``A:`` label.
+
+    Not a second splitter: a reply's lines are separate statements (a line break ends a
+    sentence even without a full stop), and a line's speaker label is no part of its first
+    sentence.
+    """
     parts: list[str] = []
     for line in text.splitlines():
         line = re.sub(r"^\s*(A|Answer|Q|Assistant|Response)\s*:\s*", "", line, flags=re.IGNORECASE).strip()
-        parts.extend(sentences_of(line))
+        parts.extend(split_sentences(line))
     return parts
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens (apostrophes at the ends dropped)."""
-    return [t.lower().strip("'’") for t in WORD.findall(text)]
 
 
 def question_entities(question: str) -> list[str]:
     """Runs of capitalised words (names) in a question, skipping the question word."""
-    words = question.replace("?", " ").split()
+    pieces = question.replace("?", " ").split()
     runs: list[list[str]] = []
     current: list[str] = []
-    for index, raw in enumerate(words):
+    for index, raw in enumerate(pieces):
         word = raw.strip(",.;:\"'()")
         if not word:
             continue
         is_name = word[0].isupper() or (word[0].isdigit() and any(c.isalpha() for c in word))
-        if index == 0 and word.lower() in _QUESTION_WORDS:
+        if index == 0 and word.lower() in QUESTION_WORDS:
             is_name = False
-        if is_name or (current and word.lower() in _CONNECTORS):
+        if is_name or (current and word.lower() in NAME_CONNECTORS):
             current.append(word)
         else:
             if current:
@@ -76,7 +81,7 @@ def question_entities(question: str) -> list[str]:
         runs.append(current)
     entities = []
     for run in runs:
-        while run and run[-1].lower() in _CONNECTORS:
+        while run and run[-1].lower() in NAME_CONNECTORS:
             run = run[:-1]
         if run:
             entities.append(" ".join(run))
@@ -85,12 +90,12 @@ def question_entities(question: str) -> list[str]:
 
 def swapped_span(valid_question: str, invalid_question: str) -> str | None:
     """The words of the invalid question that the valid one does not have: the swapped entity."""
-    valid = set(tokens(valid_question))
-    words = invalid_question.replace("?", " ").split()
+    valid = set(words(valid_question))
+    pieces = invalid_question.replace("?", " ").split()
     span: list[str] = []
     best: list[str] = []
-    for word in words:
-        if tokens(word) and not set(tokens(word)) <= valid:
+    for word in pieces:
+        if words(word) and not set(words(word)) <= valid:
             span.append(word)
         else:
             best = span if len(span) > len(best) else best
@@ -101,7 +106,7 @@ def swapped_span(valid_question: str, invalid_question: str) -> str | None:
 
 def mentions(entity: str, sentence_tokens: set[str]) -> bool:
     """An entity counts as mentioned when at least half of its significant words appear."""
-    significant = [t for t in tokens(entity) if len(t) > 2 and t not in STOP]
+    significant = [t for t in words(entity) if len(t) > 2 and t not in STOP]
     if not significant:
         return False
     hits = sum(1 for t in significant if t in sentence_tokens)
@@ -114,20 +119,20 @@ def invalid_dates(question: str, *, this_year: int | None = None) -> list[str]:
     found: list[str] = []
     years = [int(y) for y in YEAR.findall(question)]
     found.extend(str(y) for y in years if y > year_now)
-    words = tokens(question)
+    question_words = words(question)
     for match in _ORDINAL.finditer(question):
         day = int(match.group(1))
-        window = tokens(question[max(0, match.start() - 12) : match.end() + 12])
-        months = [_MONTHS[w] for w in window if w in _MONTHS]
+        window = words(question[max(0, match.start() - 12) : match.end() + 12])
+        months = [m for m in map(month_number, window) if m is not None]
         if months:
             year = next((y for y in years if y <= year_now), 2000)  # 2000 is leap: Feb 29 stays valid
             if day > calendar.monthrange(year, months[0])[1]:
                 found.append(match.group(0))
-        elif day > 31 and any(w in _MONTHS for w in words):
+        elif day > 31 and any(month_number(w) is not None for w in question_words):
             found.append(match.group(0))
     for match in _BARE_DAY.finditer(question):
         day = int(match.group("day_a") or match.group("day_b"))
-        month = _MONTHS[(match.group("month_a") or match.group("month_b")).lower()]
+        month = month_number(match.group("month_a") or match.group("month_b")) or 1
         year = next((y for y in years if y <= year_now), 2000)
         if day > calendar.monthrange(year, month)[1]:
             found.append(str(day))
@@ -144,10 +149,10 @@ def repeats(token: str, text: str) -> bool:
 
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
     """A sentence that repeats (part of) the question instead of answering it."""
-    words = set(tokens(sentence))
-    if not words:
+    sentence_words = set(words(sentence))
+    if not sentence_words:
         return True
-    if " ".join(tokens(sentence)) in " ".join(tokens(question)):
+    if " ".join(words(sentence)) in " ".join(words(question)):
         return True
-    overlap = len(words & question_tokens) / len(words | question_tokens)
+    overlap = len(sentence_words & question_tokens) / len(sentence_words | question_tokens)
     return sentence.rstrip().endswith("?") and overlap >= 0.6
