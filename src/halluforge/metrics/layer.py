@@ -1,4 +1,4 @@
-"""The metric layer: derived metrics over joined (test case, response, score) rows, and one aggregate.
+"""The metric layer: derived metrics over joined (test case, response, score) rows.
 
 Scorers give one value per (test case, response). Some figures need more than one response:
 normalized entailment reads the same model's answer to the unperturbed example, ReEval's
@@ -12,93 +12,24 @@ category, AutoDebug's transferability groups by the model that forged a case. Th
 - :meth:`Metric.derive`, which turns :class:`Joined` rows into new :class:`Score` rows.
 
 Derived rows are stored like scorer rows (``details["derived"]`` names the metric), so the
-report reads stored rows only and never scores. :func:`aggregate` is the one grouping
-function: means with percentile-bootstrap intervals over any join fields.
+report reads stored rows only and never scores. Rows are joined in
+:mod:`halluforge.metrics.joined` and aggregated in :mod:`halluforge.metrics.aggregate`.
 """
 
 from __future__ import annotations
 
 import abc
-import math
-from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from halluforge.family import components_of
-from halluforge.metrics import SCORERS
-from halluforge.metrics.stats import bootstrap_ci, check_options
-from halluforge.records import Response, Score, TestCase, stable_id
+from halluforge.metrics.joined import DEFAULT_GROUP, Joined
+from halluforge.records import Score, stable_id
 from halluforge.registry import Registry
-from halluforge.reports.summary import SummaryRow
 
-#: the join fields a metric can group by
-JOIN_FIELDS = ("family", "model", "setting", "metric", "category", "generator", "variant", "item")
-DEFAULT_GROUP = ("family", "model", "setting", "metric")
 #: marker in a derived score's details: which metric made it
 DERIVED = "derived"
-NO_GENERATOR = "(no generator)"
-
-
-def latest_scores(scores: Iterable[Score]) -> list[Score]:
-    """One score per (response, metric, item): the last one given, in first-seen order.
-
-    The store yields scores in insertion order, so after a re-score the newest value wins.
-    """
-    latest: dict[tuple[str, str, str | None], Score] = {}
-    for score in scores:
-        latest[(score.response_id, score.metric, score.item)] = score
-    return list(latest.values())
-
-
-def category_of(case: TestCase | None, score: Score) -> str:
-    """The category a row is reported under: the case's recorded category or variant, else its family."""
-    if case is not None:
-        found = case.metadata.get("category") or case.variant
-        if found:
-            return str(found)
-    return str(score.details.get("category") or score.family)
-
-
-@dataclass
-class Joined:
-    """Test cases, responses and the latest scores of a run, joined by id."""
-
-    cases: dict[str, TestCase]
-    responses: dict[str, Response] = field(default_factory=dict)
-    scores: list[Score] = field(default_factory=list)
-
-    @classmethod
-    def build(
-        cls, cases: Iterable[TestCase], responses: Iterable[Response], scores: Iterable[Score]
-    ) -> Joined:
-        """Join stored records; only the latest score per (response, metric, item) is kept."""
-        return cls({c.id: c for c in cases}, {r.id: r for r in responses}, latest_scores(scores))
-
-    def case(self, score: Score) -> TestCase | None:
-        """The test case a score belongs to."""
-        return self.cases.get(score.test_case_id)
-
-    def of_metric(self, *metrics: str) -> list[Score]:
-        """Scores of the given metrics, in stored order."""
-        return [s for s in self.scores if s.metric in metrics]
-
-    def field(self, score: Score, name: str) -> str:
-        """One join field of a score row (see :data:`JOIN_FIELDS`)."""
-        case = self.case(score)
-        if name == "category":
-            return category_of(case, score)
-        if name == "generator":
-            return (case.provenance.generator_model if case else None) or NO_GENERATOR
-        if name == "variant":
-            return (case.variant if case else None) or ""
-        if name == "item":
-            return score.item or ""
-        return str(getattr(score, name))
-
-    def add(self, derived: Sequence[Score]) -> None:
-        """Append derived rows so later metrics can read them."""
-        self.scores = latest_scores([*self.scores, *derived])
 
 
 class Metric(abc.ABC):
@@ -275,123 +206,12 @@ def derive_order(names: Iterable[str]) -> list[str]:
     ]
 
 
-@dataclass(frozen=True)
-class Aggregate:
-    """Mean of one group's values with its bootstrap interval, and what had no value."""
-
-    key: tuple[Hashable, ...]
-    n: int
-    mean: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_missing: int
-    missing_reasons: dict[str, int]
-
-
-def aggregate(
-    rows: Iterable[Score],
-    key: Callable[[Score], tuple[Hashable, ...]],
-    *,
-    n_boot: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    namespace: str = "bootstrap",
-    seed_key: Callable[[tuple[Hashable, ...]], object] | None = None,
-) -> list[Aggregate]:
-    """Group rows by ``key`` and give each group's mean and percentile-bootstrap interval.
-
-    ``n_boot=0`` skips the bootstrap (no interval). Each group's resampling is seeded with a
-    hash of (``namespace``, ``seed``, the group key or ``seed_key(key)``), and its values are
-    resampled in the order of their response ids, not the order they were stored in (which
-    follows when each answer came back), so the same rows always give the same interval. Rows
-    whose value is None are counted with their reason.
-    """
-    if n_boot != 0:
-        check_options(n_boot, confidence)
-    values: dict[tuple[Hashable, ...], list[tuple[str, str, float]]] = defaultdict(list)
-    missing: dict[tuple[Hashable, ...], Counter[str]] = defaultdict(Counter)
-    for score in rows:
-        group = key(score)
-        if score.value is None:
-            missing[group][str(score.details.get("reason", "not computed"))] += 1
-        else:
-            values[group].append((score.response_id, score.item or "", float(score.value)))
-    out = []
-    for group in sorted(set(values) | set(missing), key=lambda k: tuple(map(str, k))):
-        found = [value for _, _, value in sorted(values.get(group, []))]
-        reasons = missing.get(group, Counter())
-        mean = low = high = None
-        if found:
-            if n_boot:
-                label = seed_key(group) if seed_key is not None else group
-                group_seed = int(stable_id(namespace, seed, label, length=8), 16)
-                mean, low, high = bootstrap_ci(found, n_boot=n_boot, confidence=confidence, seed=group_seed)
-            else:
-                mean = math.fsum(found) / len(found)
-        out.append(
-            Aggregate(group, len(found), mean, low, high, sum(reasons.values()), dict(reasons.most_common()))
-        )
-    return out
-
-
-def direction(metric: str) -> bool | None:
-    """Whether a higher value of ``metric`` is better, as its scorer or derived metric declares."""
-    base = metric.removesuffix(BothVariants.SUFFIX)
-    if base in SCORERS:
-        return SCORERS.get(base).higher_is_better
-    if base in METRICS:
-        return METRICS.get(base).higher_is_better
-    return None
-
-
-def summarize(
-    scores: Iterable[Score], *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> list[SummaryRow]:
-    """Summary rows grouped by (family, model, setting, metric) over the latest scores, sorted by that key.
-
-    Per-item scores (``item`` set, e.g. one per claim) are pooled into their metric's row.
-    """
-    groups = aggregate(
-        latest_scores(scores),
-        lambda s: (s.family, s.model, s.setting, s.metric),
-        n_boot=n_boot,
-        confidence=confidence,
-        seed=seed,
-    )
-    return [
-        SummaryRow(
-            family=str(g.key[0]),
-            model=str(g.key[1]),
-            setting=str(g.key[2]),
-            metric=str(g.key[3]),
-            n=g.n,
-            mean=g.mean,
-            ci_low=g.ci_low,
-            ci_high=g.ci_high,
-            n_missing=g.n_missing,
-            missing_reasons=g.missing_reasons,
-            higher_is_better=direction(str(g.key[3])),
-        )
-        for g in groups
-    ]
-
-
 __all__ = [
-    "DEFAULT_GROUP",
     "DERIVED",
-    "JOIN_FIELDS",
     "METRICS",
-    "NO_GENERATOR",
-    "Aggregate",
     "BothVariants",
-    "Joined",
     "Metric",
     "NormalizedEntailment",
-    "aggregate",
-    "category_of",
     "derive_order",
     "derived_score",
-    "direction",
-    "latest_scores",
-    "summarize",
 ]

@@ -1,6 +1,6 @@
 """Analyses across families and models, as report sections built on the metric layer.
 
-Each analysis groups joined rows with :func:`halluforge.metrics.layer.aggregate` and returns an
+Each analysis groups joined rows with :func:`halluforge.metrics.aggregate.aggregate` and returns an
 :class:`Analysis`: report-model blocks plus the same figures as a JSON-able dict.
 
 - :func:`transferability_matrix`: generator model x target model, self- vs cross-attack
@@ -15,11 +15,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from halluforge.metrics.layer import NO_GENERATOR, Joined, aggregate
+from halluforge.metrics.aggregate import aggregate
+from halluforge.metrics.joined import NO_GENERATOR, Joined
+from halluforge.metrics.summary import Summary
 from halluforge.records import Score, TestCase
 from halluforge.reports.markdown import render_block
 from halluforge.reports.model import Paragraph, Section, Table, aligned
-from halluforge.reports.summary import Summary
 from halluforge.reports.tables import metric_label, order_metrics
 
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from halluforge.metrics.layer import latest_scores
+from halluforge.metrics.joined import latest_scores
 from halluforge.records import Annotation, Response, Score, TestCase
 
 #: test cases the HTML report embeds by default; the viewer pages through all of them

@@ -27,8 +27,9 @@ from typing import Any
 
 from halluforge.errors import ConfigError
 from halluforge.family import Family
-from halluforge.metrics.layer import Joined, aggregate, category_of
-from halluforge.reports.summary import Summary
+from halluforge.metrics.aggregate import aggregate
+from halluforge.metrics.joined import Joined, category_of
+from halluforge.metrics.summary import Summary
 from halluforge.reports.tables import metric_label, order_metrics
 
 #: metrics preferred for the one-metric plots, in order

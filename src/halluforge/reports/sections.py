@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from halluforge.family import Family, components_of
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary
 from halluforge.registry import Registry
 from halluforge.reports.model import Paragraph, Table
-from halluforge.reports.summary import Summary
 from halluforge.reports.tables import family_table
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from halluforge.errors import ConfigError
-from halluforge.metrics.layer import Joined, summarize
+from halluforge.metrics.aggregate import missing_notes, summarize
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, write_summary
 from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
 from halluforge.reports.build import build_report
 from halluforge.reports.markdown import render_markdown
 from halluforge.reports.model import Paragraph, Report, Section
 from halluforge.reports.sections import ReportInputs
-from halluforge.reports.summary import Summary, write_summary
 from halluforge.stages.context import RunContext, StageCounts
 
 
@@ -61,19 +62,6 @@ def skip_counts(skips: list[Skip]) -> dict[str, dict[str, int]]:
     return {stage: dict(c) for stage, c in sorted(out.items())}
 
 
-def notes(scores: list[Score]) -> list[str]:
-    """One line per metric that was not computed for some responses, with the reason."""
-    reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for score in scores:
-        if score.value is None:
-            reasons[score.metric][str(score.details.get("reason", "not computed"))] += 1
-    return [
-        f"{metric}: {n} not computed - {reason}"
-        for metric, counter in sorted(reasons.items())
-        for reason, n in counter.most_common()
-    ]
-
-
 def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]) -> StageCounts:
     """The counts of everything the store holds for this run."""
     failed = [r for r in responses if r.error]
@@ -106,7 +94,7 @@ def make_report(ctx: RunContext, counts: StageCounts, joined: Joined | None = No
     )
     summary = Summary(
         rows=rows,
-        notes=notes(joined.scores),
+        notes=missing_notes(joined.scores),
         counts={**counts, **run_counts(ctx, cases, responses)},
         confidence=config.confidence,
     )
@@ -197,7 +185,6 @@ __all__ = [
     "human_section",
     "joined_rows",
     "make_report",
-    "notes",
     "report_stage",
     "run_counts",
     "seed_counts",

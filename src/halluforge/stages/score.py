@@ -16,7 +16,8 @@ from typing import Any
 
 from halluforge.family import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
-from halluforge.metrics.layer import METRICS, Joined, derive_order
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import METRICS, derive_order
 from halluforge.records import Response, Score, TestCase, id_maker
 from halluforge.stages.context import RunContext, StageCounts
 

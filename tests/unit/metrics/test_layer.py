@@ -7,16 +7,9 @@ from typing import Any
 import pytest
 
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import (
-    METRICS,
-    BothVariants,
-    Joined,
-    NormalizedEntailment,
-    aggregate,
-    derive_order,
-    latest_scores,
-    summarize,
-)
+from halluforge.metrics.aggregate import aggregate, summarize
+from halluforge.metrics.joined import Joined, latest_scores
+from halluforge.metrics.layer import METRICS, BothVariants, NormalizedEntailment, derive_order
 from halluforge.records import Response, Score, TestCase
 
 FAMILY_SPECS = {name: FAMILIES.get(name) for name in ("original", "answer_swap", "context_enrich")}

@@ -33,7 +33,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from halluforge.metrics.base import Scorer, ScoreValue
-from halluforge.metrics.layer import Joined, Metric, derived_score
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import Metric, derived_score
 from halluforge.records import Response, Score, TestCase
 
 Verdict = Literal["true", "false", "idk"]

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from halluforge.families.claims.metrics import claim_of
 from halluforge.families.claims.stats import AnswerRow, answer_rows, detection, gt_vs_pred, table1
 from halluforge.family import Family
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
 from halluforge.records import Response, Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 from halluforge.reports.sections import ReportInputs, SectionKind

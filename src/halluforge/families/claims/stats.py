@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from halluforge.errors import ConfigError
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
 from halluforge.metrics.stats import bootstrap_ci, percentile_interval, welch_t_test
 
 

@@ -41,7 +41,8 @@ from typing import Any, ClassVar
 
 from halluforge.families.counterfactual.rules import words
 from halluforge.metrics.base import Scorer, ScoreValue
-from halluforge.metrics.layer import Joined, Metric, derived_score
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import Metric, derived_score
 from halluforge.metrics.match import strip_answer_prefix
 from halluforge.records import Option, Response, Score, TestCase
 from halluforge.textkit.answers import contains_answer

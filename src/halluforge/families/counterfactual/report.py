@@ -24,7 +24,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from halluforge.metrics.layer import Aggregate, Joined, aggregate
+from halluforge.metrics.aggregate import Aggregate, aggregate
+from halluforge.metrics.joined import Joined
 from halluforge.records import Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 from halluforge.reports.sections import ReportInputs, SectionKind

@@ -2,7 +2,7 @@
 
 INVITE reports one hallucination rate per model (the share of responses labelled as going along
 with the false premise; e.g. GPT-3.5-Turbo 17%, GPT-J-6B 82%). Here the rate is the mean of the
-``premise_judge`` scores grouped on the metric layer (:func:`halluforge.metrics.layer.aggregate`)
+``premise_judge`` scores grouped on the metric layer (:func:`halluforge.metrics.aggregate.aggregate`)
 by model and by the judge's ``group_by`` category: the predicate or date kind of the test case,
 falling back to the family. Responses the judge could not label are counted in a separate
 column, never dropped silently.
@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 from halluforge.family import Family
-from halluforge.metrics.layer import Aggregate, aggregate, category_of, latest_scores
+from halluforge.metrics.aggregate import Aggregate, aggregate
+from halluforge.metrics.joined import category_of, latest_scores
 from halluforge.records import Score, TestCase
 from halluforge.reports.markdown import render_block
 from halluforge.reports.model import Paragraph, Table, aligned

@@ -14,7 +14,8 @@ from halluforge.families.counterfactual.metrics import (
     word_probabilities,
 )
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import Joined, aggregate
+from halluforge.metrics.aggregate import aggregate
+from halluforge.metrics.joined import Joined
 from halluforge.records import Option, Response, Score, TestCase
 
 FAMILIES_ = {"counterfactual": FAMILIES.get("counterfactual")}
