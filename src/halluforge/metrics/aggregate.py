@@ -61,7 +61,7 @@ def aggregate(
     for score in rows:
         group = key(score)
         if score.value is None:
-            missing[group][str(score.details.get("reason", "not computed"))] += 1
+            missing[group][score.reason or "not computed"] += 1
         else:
             values[group].append((score.response_id, score.item or "", float(score.value)))
     out = []
@@ -129,7 +129,7 @@ def missing_notes(scores: Iterable[Score]) -> list[str]:
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for score in scores:
         if score.value is None:
-            reasons[score.metric][str(score.details.get("reason", "not computed"))] += 1
+            reasons[score.metric][score.reason or "not computed"] += 1
     return [
         f"{metric}: {n} not computed - {reason}"
         for metric, counter in sorted(reasons.items())

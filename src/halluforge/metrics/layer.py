@@ -11,7 +11,7 @@ category, AutoDebug's transferability groups by the model that forged a case. Th
 - ``higher_is_better`` and ``group_by`` (the join fields its figures are reported by);
 - :meth:`Metric.derive`, which turns :class:`Joined` rows into new :class:`Score` rows.
 
-Derived rows are stored like scorer rows (``details["derived"]`` names the metric), so the
+Derived rows are stored like scorer rows (:attr:`Score.derived_by` names the metric), so the
 report reads stored rows only and never scores. Rows are joined in
 :mod:`halluforge.metrics.joined` and aggregated in :mod:`halluforge.metrics.aggregate`.
 """
@@ -27,9 +27,6 @@ from halluforge.family import components_of
 from halluforge.metrics.joined import DEFAULT_GROUP, Joined
 from halluforge.records import Score, stable_id
 from halluforge.registry import Registry
-
-#: marker in a derived score's details: which metric made it
-DERIVED = "derived"
 
 
 class Metric(abc.ABC):
@@ -59,10 +56,12 @@ def derived_score(
     details: dict[str, Any],
     *,
     inputs: Sequence[str],
+    reason: str | None = None,
 ) -> Score:
     """A row of ``metric`` made by the derived metric ``by``, tied to ``source``'s response.
 
-    Its id hashes the rows it was computed from, so re-deriving from the same rows adds nothing.
+    ``reason`` says why ``value`` is None. Its id hashes the rows it was computed from, so
+    re-deriving from the same rows adds nothing.
     """
     return Score(
         id=stable_id("derived", metric, source.response_id, source.item, list(inputs)),
@@ -74,7 +73,7 @@ def derived_score(
         metric=metric,
         item=source.item,
         value=value,
-        details={**details, DERIVED: by},
+        details=Score.details_with(details, reason=reason, derived_by=by),
     )
 
 
@@ -117,17 +116,26 @@ class NormalizedEntailment(Metric):
             correct = before.get((case.parent_example, score.model, score.setting))
             details: dict[str, Any] = {}
             value: float | None = None
+            reason: str | None = None
             if response is not None and response.error is not None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif correct is None:
-                details["reason"] = "no response to the original example"
+                reason = "no response to the original example"
             elif not correct:
-                details["reason"] = "not correct before perturbation"
+                reason = "not correct before perturbation"
             else:
-                value = score.value
+                value, reason = score.value, score.reason
                 details = dict(score.details)
             out.append(
-                derived_score(self.name, self.name, score, value, details, inputs=[score.id, str(correct)])
+                derived_score(
+                    self.name,
+                    self.name,
+                    score,
+                    value,
+                    details,
+                    inputs=[score.id, str(correct)],
+                    reason=reason,
+                )
             )
         return out
 
@@ -155,7 +163,7 @@ class BothVariants(Metric):
             spec = families.get(score.family)
             if case is None or spec is None or self.name not in spec.metrics:
                 continue
-            if score.details.get(DERIVED) == self.name or not case.parent_seed or not case.variant:
+            if score.derived_by == self.name or not case.parent_seed or not case.variant:
                 continue
             order[score.family] = tuple(spec.options.get("variants", ()))
             key = (score.family, case.parent_seed, score.model, score.setting, score.metric)
@@ -173,16 +181,23 @@ class BothVariants(Metric):
             }
             missing = sorted(set(wanted) - set(by_variant))
             value: float | None = None
+            reason: str | None = None
             if missing:
-                details["reason"] = f"no score for variant(s) {missing}"
+                reason = f"no score for variant(s) {missing}"
             elif any(s.value is None for s in ordered):
-                details["reason"] = "a variant has no value"
+                reason = "a variant has no value"
             else:
                 value = min(float(s.value) for s in ordered if s.value is not None)
             first = ordered[0].model_copy(update={"family": family, "model": model, "setting": setting})
             merged.append(
                 derived_score(
-                    self.name, f"{metric}{self.SUFFIX}", first, value, details, inputs=[s.id for s in ordered]
+                    self.name,
+                    f"{metric}{self.SUFFIX}",
+                    first,
+                    value,
+                    details,
+                    inputs=[s.id for s in ordered],
+                    reason=reason,
                 )
             )
         return merged
@@ -207,7 +222,6 @@ def derive_order(names: Iterable[str]) -> list[str]:
 
 
 __all__ = [
-    "DERIVED",
     "METRICS",
     "BothVariants",
     "Metric",

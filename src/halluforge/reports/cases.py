@@ -39,13 +39,7 @@ def _label(note: Annotation) -> dict[str, Any]:
 
 
 def _score(score: Score) -> dict[str, Any]:
-    reason = score.details.get("reason")
-    return {
-        "metric": score.metric,
-        "item": score.item,
-        "value": score.value,
-        "reason": None if reason is None else str(reason),
-    }
+    return {"metric": score.metric, "item": score.item, "value": score.value, "reason": score.reason}
 
 
 def case_payload(

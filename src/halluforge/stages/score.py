@@ -18,10 +18,12 @@ from halluforge.family import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
 from halluforge.metrics.joined import Joined
 from halluforge.metrics.layer import METRICS, derive_order
+from halluforge.plans import turn_item
 from halluforge.records import Response, Score, TestCase, id_maker
 from halluforge.stages.context import RunContext, StageCounts
 
 CHUNK = 256
+FAILED = "response failed"
 
 
 def scorer_names(configured: Sequence[str], families: Mapping[str, Family]) -> list[str]:
@@ -54,12 +56,7 @@ def _identity(name: str, ctx: ScoreContext) -> dict[str, Any]:
 def _applies(scorer: Scorer, case: TestCase, response: Response, spec: Family | None) -> bool:
     if scorer.owned and (spec is None or scorer.name not in spec.scorers):
         return False
-    if scorer.turns is None:
-        if response.turn:
-            return False
-    elif not response.turn.startswith(scorer.turns):
-        return False
-    return scorer.applies_to(case)
+    return scorer.scores_turn(response.turn) and scorer.applies_to(case)
 
 
 async def _score_metric(
@@ -86,11 +83,7 @@ async def _score_metric(
         values = iter(await scorer.ascore_batch(live))
         rows = []
         for sid, case, response in chunk:
-            value = (
-                ScoreValue(None, {"reason": "response failed"})
-                if response.error is not None
-                else next(values)
-            )
+            value = ScoreValue(None, reason=FAILED) if response.error is not None else next(values)
             rows.append(
                 Score(
                     id=sid,
@@ -100,9 +93,9 @@ async def _score_metric(
                     setting=response.setting,
                     family=case.family,
                     metric=scorer.name,
-                    item=value.details.get("item"),
+                    item=value.item or turn_item(response.turn),
                     value=value.value,
-                    details=value.details,
+                    details=Score.details_with(value.details, reason=value.reason),
                 )
             )
         ctx.store.put(rows)

@@ -37,7 +37,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from halluforge.families.counterfactual.rules import words
 from halluforge.metrics.base import Scorer, ScoreValue
@@ -47,6 +47,7 @@ from halluforge.metrics.match import strip_answer_prefix
 from halluforge.records import Option, Response, Score, TestCase
 from halluforge.textkit.answers import contains_answer
 
+WordKind = Literal["edited", "original"]
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
 DEFAULT_EDITED = ("open_book", "self_trust", "dola")
@@ -81,6 +82,18 @@ def parse_choice(text: str, options: Sequence[Option]) -> tuple[int | None, str]
     if len(named) == 1:
         return named[0], "text"
     return None, "both" if named else "neither"
+
+
+def was_parsed(score: Score) -> bool | None:
+    """Whether an ``accuracy`` score's reply named one option (None for other scores)."""
+    found = score.details.get("parsed")
+    return found if isinstance(found, bool) else None
+
+
+def word_prob(score: Score, kind: WordKind) -> float | None:
+    """A ``confidence`` score's mean probability of the tokens of the ``edited`` or ``original`` words."""
+    found = score.details.get(f"{kind}_word_prob")
+    return None if found is None else float(found)
 
 
 class ChoiceAccuracy(Scorer):
@@ -132,7 +145,7 @@ class ErrorDetection(Scorer):
         shown = response.setting not in SETTINGS or SETTINGS.get(response.setting).needs_context
         if not shown:
             # a closed-book reply never saw the context, so it cannot flag it
-            return ScoreValue(None, {"reason": f"no context shown under {response.setting}"})
+            return ScoreValue(None, reason=f"no context shown under {response.setting}")
         found = _DETECT.search(_without_instruction(response.text))
         return ScoreValue(float(found is not None), {"phrase": found.group()} if found else {})
 
@@ -179,11 +192,12 @@ class AnswerConfidence(Scorer):
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         if not response.token_logprobs:
-            return ScoreValue(None, {"reason": "the backend returned no log-probabilities"})
+            return ScoreValue(None, reason="the backend returned no log-probabilities")
         probs = [math.exp(lp) for lp in response.token_logprobs]
         details: dict[str, Any] = {"tokens": len(probs)}
         if case.format == "generation" and response.tokens:
-            for kind in ("edited", "original"):
+            kinds: tuple[WordKind, ...] = ("edited", "original")
+            for kind in kinds:
                 found = word_probabilities(
                     response.tokens, response.token_logprobs, case.metadata.get(f"{kind}_words", [])
                 )
@@ -219,16 +233,19 @@ class MisleadingRate(Metric):
             before = no_context.get((score.test_case_id, score.model))
             details: dict[str, Any] = {"edited": score.value}
             value: float | None = None
+            reason: str | None = None
             if score.value is None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif before is None or before.value is None:
-                details["reason"] = "no answer without context"
+                reason = "no answer without context"
             elif before.value < 1:
-                details["reason"] = "wrong without context (not in the denominator)"
+                reason = "wrong without context (not in the denominator)"
             else:
                 value = 1.0 - score.value
             inputs = [score.id, before.id if before is not None else ""]
-            out.append(derived_score(self.name, self.name, score, value, details, inputs=inputs))
+            out.append(
+                derived_score(self.name, self.name, score, value, details, inputs=inputs, reason=reason)
+            )
         return out
 
 
@@ -305,13 +322,14 @@ class ReappearanceRate(Metric):
             bits["o_in_po"] = (o in po) if po is not None else None
             denominator = bits["o_in_ref"] if reading == "R1" else bits["o_in_po"]
             value: float | None = None
+            reason: str | None = None
             if response.error is not None:
-                bits["reason"] = "response failed"
+                reason = "response failed"
             elif denominator is None:
-                bits["reason"] = "no response under the original context (R2)"
+                reason = "no response under the original context (R2)"
             elif not denominator:
                 where = "reference" if reading == "R1" else "original-context output"
-                bits["reason"] = f"original word not in the {where}"
+                reason = f"original word not in the {where}"
             else:
                 value = float(bits["e_in_pe"])
             row = source.model_copy(update={"item": f"pair:{j}"})
@@ -323,6 +341,7 @@ class ReappearanceRate(Metric):
                     value,
                     {**bits, "reading": reading},
                     inputs=[response.id, reading],
+                    reason=reason,
                 )
             )
         return rows
@@ -341,17 +360,17 @@ class ReappearanceRate(Metric):
         for j, e in enumerate(case.metadata.get("edited_words", [])):
             details: dict[str, Any] = {"edit": e, "e_in_pe": e in pe, "rate_o": rate_o, "reading": reading}
             value: float | None = None
+            reason: str | None = None
             if response.error is not None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif rate_o <= 0:
-                details["reason"] = "no original word occurs in the references (r_O = 0)"
+                reason = "no original word occurs in the references (r_O = 0)"
             else:
                 value = float(e in pe) / rate_o
             row = source.model_copy(update={"item": f"edit:{j}"})
+            inputs = [response.id, reading, f"{rate_o:.6f}"]
             rows.append(
-                derived_score(
-                    self.name, self.NORM, row, value, details, inputs=[response.id, reading, f"{rate_o:.6f}"]
-                )
+                derived_score(self.name, self.NORM, row, value, details, inputs=inputs, reason=reason)
             )
         return rows
 
@@ -376,6 +395,9 @@ __all__ = [
     "ErrorDetection",
     "MisleadingRate",
     "ReappearanceRate",
+    "WordKind",
     "parse_choice",
+    "was_parsed",
+    "word_prob",
     "word_probabilities",
 ]

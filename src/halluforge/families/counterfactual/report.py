@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from halluforge.families.counterfactual.metrics import was_parsed, word_prob
 from halluforge.metrics.aggregate import Aggregate, aggregate
 from halluforge.metrics.joined import Joined
 from halluforge.records import Score, TestCase
@@ -148,7 +149,7 @@ def recall_blocks(
             robust.notes.append("R-Rate for terms is the paper's normalised form (Eq. 3); it can exceed 100.")
         blocks += [quality, robust]
     choice = [s for s in rows if s.metric == "accuracy" and s.value is not None]
-    unparsed = [s for s in choice if s.details.get("parsed") is False]
+    unparsed = [s for s in choice if was_parsed(s) is False]
     if choice:
         share = 100 * len(unparsed) / len(choice)
         text = "Choice replies naming neither option, both, or a letter and the other option's text"
@@ -181,12 +182,10 @@ def confidence_series(joined: Joined, rows: Sequence[Score]) -> list[dict[str, A
             if right_before and wrong_after and s.setting in ("closed_book", "open_book"):
                 kind = "right answer (no context)" if s.setting == "closed_book" else "wrong answer (edited)"
                 values[(s.model, domain, variant, kind)].append(float(s.value or 0.0))
-        elif s.setting == "original_context" and s.details.get("original_word_prob") is not None:
-            values[(s.model, domain, variant, "original words")].append(
-                float(s.details["original_word_prob"])
-            )
-        elif s.setting == "open_book" and s.details.get("edited_word_prob") is not None:
-            values[(s.model, domain, variant, "edited words")].append(float(s.details["edited_word_prob"]))
+        elif s.setting == "original_context" and (prob := word_prob(s, "original")) is not None:
+            values[(s.model, domain, variant, "original words")].append(prob)
+        elif s.setting == "open_book" and (prob := word_prob(s, "edited")) is not None:
+            values[(s.model, domain, variant, "edited words")].append(prob)
     return [
         {"model": m, "domain": d, "variant": v, "kind": k, "mean_prob": statistics.fmean(x), "n": len(x)}
         for (m, d, v, k), x in sorted(values.items())

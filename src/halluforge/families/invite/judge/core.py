@@ -211,7 +211,7 @@ class PremiseJudge(Scorer):
         judged = await ajudge_premise(
             [premise_input(*pairs[i]) for i in ok], self.options, judge=self.ctx.judge
         )
-        out = [ScoreValue(None, {"reason": "response has an error"}) for _ in pairs]
+        out = [ScoreValue(None, reason="response has an error") for _ in pairs]
         for i, judgement in zip(ok, judged, strict=True):
             details: dict[str, Any] = {"modes": dict(judgement.per_mode), "combine": self.options.combine}
             details.update(judgement.notes)
