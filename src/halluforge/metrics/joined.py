@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from halluforge.family import metadata_of
 from halluforge.records import Response, Score, TestCase
 
 #: the join fields a row can be grouped by
@@ -34,11 +35,15 @@ def latest_scores(scores: Iterable[Score]) -> list[Score]:
 
 
 def category_of(case: TestCase | None, score: Score) -> str:
-    """The category a row is reported under: the case's recorded category or variant, else its family."""
+    """The category a row is reported under: the case's recorded category or variant, else its family.
+
+    A score without its test case (INVITE rows judged by ``halluforge judge``) may carry its
+    category in ``details``.
+    """
     if case is not None:
-        found = case.metadata.get("category") or case.variant
+        found = metadata_of(case).category or case.variant
         if found:
-            return str(found)
+            return found
     return str(score.details.get("category") or score.family)
 
 

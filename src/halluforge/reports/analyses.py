@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from halluforge.family import metadata_of
 from halluforge.metrics.aggregate import aggregate
 from halluforge.metrics.joined import NO_GENERATOR, Joined
 from halluforge.metrics.summary import Summary
@@ -141,9 +142,10 @@ _POSITION_ALIASES = {"start": "first", "begin": "first", "mid": "middle", "end":
 def answer_position(case: TestCase) -> str | None:
     """The third of the evidence holding the answer: "first", "middle", "last", or None.
 
-    Reads ``metadata["answer_position"]``: one of those words, or a relative offset in [0, 1].
+    Reads the case's ``answer_position`` (:class:`~halluforge.family.CaseMetadata`): one of those
+    words, or a relative offset in [0, 1].
     """
-    raw = case.metadata.get("answer_position")
+    raw = metadata_of(case).answer_position
     if isinstance(raw, str):
         word = _POSITION_ALIASES.get(raw.strip().lower(), raw.strip().lower())
         return word if word in POSITIONS else None
@@ -268,7 +270,7 @@ def analyses_section(joined: Joined, summary: Summary, *, metric: str = "hit") -
     """Every analysis the run has data for, as one "Analyses" section (None when there is none).
 
     Transferability needs forged test cases with a generator model, the position breakdown
-    needs ``metadata["answer_position"]``, the few-shot delta needs both few-shot settings.
+    needs cases with an ``answer_position``, the few-shot delta needs both few-shot settings.
     """
     section = Section(title="Analyses")
     cases = list(joined.cases.values())

@@ -46,7 +46,7 @@ class ClaimsMetadata(CaseMetadata):
     type_claim: str = "c1"
     decomposition: str = "rule"
     problems: list[str] = Field(default_factory=list)
-    category: str | None = None
+    source: str | None = None
 
 
 FAMILY = Family(

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, WHOLE_TURN
+from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, WHOLE_TURN, ClaimsMetadata
 from halluforge.metrics.base import Scorer, ScoreValue
 from halluforge.metrics.joined import Joined
 from halluforge.metrics.layer import Metric, derived_score
@@ -128,7 +128,7 @@ def claim_of(response: Response) -> str:
 
 def unfilled(case: TestCase, claim: str) -> list[str]:
     """The case's tags still left in a filled-in claim."""
-    return [t for t in case.metadata.get("tags") or [] if t in claim]
+    return [t for t in ClaimsMetadata.of(case).tags if t in claim]
 
 
 def verdict_of(score: Score) -> Verdict | None:
@@ -147,7 +147,7 @@ class ClaimVerdict(Scorer):
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         item = turn_item(response.turn)
         claim = claim_of(response)
-        details: dict[str, Any] = {"type_claim": item == case.metadata.get("type_claim", "c1")}
+        details: dict[str, Any] = {"type_claim": item == ClaimsMetadata.of(case).type_claim}
         missing = unfilled(case, claim)
         if missing:
             return ScoreValue(0.0, {**details, VERDICT_KEY: "idk"}, reason=f"unfilled tag(s) {missing}")
@@ -256,7 +256,7 @@ class ScoreT(Metric):
             if case is None:
                 continue
             ids = [c.id for c in case.claims]
-            type_claim = str(case.metadata.get("type_claim", "c1"))
+            type_claim = ClaimsMetadata.of(case).type_claim
             found = verdicts[key]
             figures = AnswerFigures(
                 found[correct_by].get(""), correct_by, found["whole_verdict"].get(""), len(ids)

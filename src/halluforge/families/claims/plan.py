@@ -19,6 +19,7 @@ from halluforge.families.claims import (
     PROMPTS,
     TAGS_TURN,
     WHOLE_TURN,
+    ClaimsMetadata,
 )
 from halluforge.metrics.match import strip_answer_prefix
 from halluforge.plans import REPLY_SLOT, Plan, Turn, turn_key, turn_kind
@@ -32,7 +33,7 @@ _TAG_LINE = re.compile(r"^\s*[-*]?\s*<?\s*([A-Za-z][\w -]{0,30}?)\s*>?\s*[:=\-]\
 
 def other_tags(case: TestCase) -> list[str]:
     """The case's tags other than ``<answer>``, in order."""
-    tags = case.metadata.get("tags") or [ANSWER_TAG]
+    tags = ClaimsMetadata.of(case).tags or [ANSWER_TAG]
     return [t for t in tags if t != ANSWER_TAG]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN
+from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, ClaimsMetadata
 from halluforge.families.claims.metrics import claim_of, verdict_of
 from halluforge.families.claims.stats import AnswerRow, answer_rows, detection, gt_vs_pred, table1
 from halluforge.family import Family
@@ -50,7 +50,7 @@ def decomposition_table(cases: Sequence[TestCase]) -> Table:
         by_model[case.provenance.generator_model or "(rules only)"].append(case)
     for model, mine in sorted(by_model.items()):
         n = len(mine)
-        llm = sum(1 for c in mine if c.metadata.get("decomposition") == "llm")
+        llm = sum(1 for c in mine if ClaimsMetadata.of(c).decomposition == "llm")
         valid = sum(1 for c in mine if c.valid)
         table.rows.append(
             [

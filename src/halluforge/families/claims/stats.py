@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from halluforge.errors import ConfigError
+from halluforge.families.claims import ClaimsMetadata
 from halluforge.families.claims.metrics import AnswerFigures
 from halluforge.metrics.joined import Joined
 from halluforge.metrics.stats import bootstrap_ci, percentile_interval, welch_t_test
@@ -47,7 +48,7 @@ def answer_rows(joined: Joined) -> list[AnswerRow]:
     rows = []
     for score in joined.of_metric("score_t"):
         case = joined.case(score)
-        dataset = str(case.metadata.get("source") or score.family) if case is not None else score.family
+        dataset = (ClaimsMetadata.of(case).source or score.family) if case is not None else score.family
         figures = AnswerFigures.of(score)
         rows.append(
             AnswerRow(

@@ -39,6 +39,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
+from halluforge.families.counterfactual import CounterfactualMetadata
 from halluforge.families.counterfactual.rules import words
 from halluforge.metrics.base import Scorer, ScoreValue
 from halluforge.metrics.joined import Joined
@@ -198,9 +199,9 @@ class AnswerConfidence(Scorer):
         if case.format == "generation" and response.tokens:
             kinds: tuple[WordKind, ...] = ("edited", "original")
             for kind in kinds:
-                found = word_probabilities(
-                    response.tokens, response.token_logprobs, case.metadata.get(f"{kind}_words", [])
-                )
+                meta = CounterfactualMetadata.of(case)
+                wanted = meta.edited_words if kind == "edited" else meta.original_words
+                found = word_probabilities(response.tokens, response.token_logprobs, wanted)
                 details[f"{kind}_word_prob"] = sum(found) / len(found) if found else None
                 details[f"{kind}_word_hits"] = len(found)
         return ScoreValue(sum(probs) / len(probs), details)
@@ -285,17 +286,18 @@ class ReappearanceRate(Metric):
         # r_O per (model, setting) over term cases, for the normalised form
         o_hits: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
         for case, response in edited:
-            if case.metadata.get("domain") == "term":
+            meta = CounterfactualMetadata.of(case)
+            if meta.domain == "term":
                 base = self._o_base(case, originals.get((case.id, response.model)), reading)
                 if base is not None:
                     tally = o_hits[(response.model, response.setting)]
-                    tally[0] += sum(w in base for w in case.metadata.get("original_words", []))
-                    tally[1] += len(case.metadata.get("original_words", []))
+                    tally[0] += sum(w in base for w in meta.original_words)
+                    tally[1] += len(meta.original_words)
         out = []
         for case, response in edited:
             source = _source_score(case, response)
             original = originals.get((case.id, response.model))
-            if case.metadata.get("domain") == "term":
+            if CounterfactualMetadata.of(case).domain == "term":
                 hits, total = o_hits.get((response.model, response.setting), [0, 0])
                 out += self._norm_rows(
                     case, response, source, original, reading, hits / total if total else 0.0
@@ -317,8 +319,14 @@ class ReappearanceRate(Metric):
         ref = set(words(case.reference or ""))
         po = set(words(original.text)) if original is not None else None
         rows = []
-        for j, (o, e) in enumerate(case.metadata.get("word_pairs", [])):
-            bits = {"orig": o, "edit": e, "e_in_pe": e in pe, "o_in_pe": o in pe, "o_in_ref": o in ref}
+        for j, (o, e) in enumerate(CounterfactualMetadata.of(case).word_pairs):
+            bits: dict[str, Any] = {
+                "orig": o,
+                "edit": e,
+                "e_in_pe": e in pe,
+                "o_in_pe": o in pe,
+                "o_in_ref": o in ref,
+            }
             bits["o_in_po"] = (o in po) if po is not None else None
             denominator = bits["o_in_ref"] if reading == "R1" else bits["o_in_po"]
             value: float | None = None
@@ -357,7 +365,7 @@ class ReappearanceRate(Metric):
     ) -> list[Score]:
         pe = set(words(response.text)) if response.error is None else set()
         rows = []
-        for j, e in enumerate(case.metadata.get("edited_words", [])):
+        for j, e in enumerate(CounterfactualMetadata.of(case).edited_words):
             details: dict[str, Any] = {"edit": e, "e_in_pe": e in pe, "rate_o": rate_o, "reading": reading}
             value: float | None = None
             reason: str | None = None

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from halluforge.families.counterfactual import CounterfactualMetadata
 from halluforge.families.counterfactual.metrics import was_parsed, word_prob
 from halluforge.metrics.aggregate import Aggregate, aggregate
 from halluforge.metrics.joined import Joined
@@ -44,8 +45,12 @@ def _case(joined: Joined, score: Score) -> TestCase | None:
     return joined.cases.get(score.test_case_id)
 
 
-def _meta(case: TestCase | None, key: str, default: Any = None) -> Any:
-    return case.metadata.get(key, default) if case is not None else default
+def _domain(case: TestCase | None) -> str:
+    return (CounterfactualMetadata.of(case).domain or "") if case is not None else ""
+
+
+def _repeat(case: TestCase | None) -> int:
+    return CounterfactualMetadata.of(case).repeat if case is not None else 0
 
 
 def _groups(
@@ -56,7 +61,7 @@ def _groups(
     def key(s: Score) -> tuple[Hashable, ...]:
         case = _case(joined, s)
         variant = (case.variant if case is not None else None) or ""
-        return (s.model, s.setting, _meta(case, "domain", ""), variant, s.metric, _meta(case, "repeat", 0))
+        return (s.model, s.setting, _domain(case), variant, s.metric, _repeat(case))
 
     out: dict[tuple[Hashable, ...], list[Aggregate]] = defaultdict(list)
     for group in aggregate(rows, key, n_boot=n_boot, seed=seed, namespace="recall"):
@@ -175,7 +180,7 @@ def confidence_series(joined: Joined, rows: Sequence[Score]) -> list[dict[str, A
         case = _case(joined, s)
         if case is None:
             continue
-        domain, variant = str(_meta(case, "domain", "")), case.variant or ""
+        domain, variant = _domain(case), case.variant or ""
         if case.format == "choice":
             right_before = acc.get((s.test_case_id, s.model, "closed_book")) == 1.0
             wrong_after = acc.get((s.test_case_id, s.model, "open_book")) == 0.0
