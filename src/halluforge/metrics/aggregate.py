@@ -1,23 +1,30 @@
-"""Aggregation: the one grouping function, and the run's summary rows built with it.
+"""Aggregation: the one grouping function, the breakdowns metrics declare, and the run's summary.
 
 :func:`aggregate` groups score rows by a key and gives each group its mean with a
-percentile-bootstrap interval, counting the rows without a value by reason.
-:func:`summarize` is that grouping by (family, model, setting, metric) over the latest scores,
-as :class:`~halluforge.metrics.summary.SummaryRow` s; :func:`missing_notes` says, per metric,
-how many responses got no value and why. Report sections read these rows (and group joined
-rows with :func:`aggregate` for their own tables); they never compute a mean themselves.
+percentile-bootstrap interval, counting the rows without a value by reason. Every grouping
+names its join fields (:mod:`halluforge.metrics.joined`):
+
+- :func:`summarize`: the summary rows, by (family, model, setting, metric) over the latest
+  scores, as :class:`~halluforge.metrics.summary.SummaryRow` s; :func:`missing_notes` says, per
+  metric, how many responses got no value and why;
+- :func:`breakdown`: joined rows by any join fields. A scorer or derived metric declares the
+  fields its figures are broken down by in its ``group_by`` (:func:`group_by_of`; the premise
+  judge: category, model and setting, INVITE Table 2); a table of several metrics names its
+  own (RECALL's tables, the transferability matrix).
+
+Report sections read these aggregates and lay them out; they never compute a mean themselves.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from halluforge.metrics import SCORERS
-from halluforge.metrics.joined import latest_scores
-from halluforge.metrics.layer import METRICS, BothVariants
+from halluforge.metrics import SCORERS, Scorer
+from halluforge.metrics.joined import DEFAULT_GROUP, Joined, latest_scores, score_key
+from halluforge.metrics.layer import METRICS, BothVariants, Metric
 from halluforge.metrics.stats import bootstrap_ci, check_options
 from halluforge.metrics.summary import SummaryRow
 from halluforge.records import Score, stable_id
@@ -25,7 +32,10 @@ from halluforge.records import Score, stable_id
 
 @dataclass(frozen=True)
 class Aggregate:
-    """Mean of one group's values with its bootstrap interval, and what had no value."""
+    """Mean of one group's values with its bootstrap interval, and what had no value.
+
+    ``by`` names the join fields of ``key`` when the group comes from :func:`breakdown`.
+    """
 
     key: tuple[Hashable, ...]
     n: int
@@ -34,6 +44,16 @@ class Aggregate:
     ci_high: float | None
     n_missing: int
     missing_reasons: dict[str, int]
+    by: tuple[str, ...] = ()
+
+    def get(self, name: str) -> Hashable:
+        """The group's value of the join field ``name`` (one of ``by``)."""
+        return self.key[self.by.index(name)]
+
+    @property
+    def fields(self) -> dict[str, Hashable]:
+        """The group's join fields by name."""
+        return dict(zip(self.by, self.key, strict=True))
 
 
 def aggregate(
@@ -82,14 +102,55 @@ def aggregate(
     return out
 
 
-def direction(metric: str) -> bool | None:
-    """Whether a higher value of ``metric`` is better, as its scorer or derived metric declares."""
+def _declared(metric: str) -> type[Scorer] | type[Metric] | None:
     base = metric.removesuffix(BothVariants.SUFFIX)
     if base in SCORERS:
-        return SCORERS.get(base).higher_is_better
+        return SCORERS.get(base)
     if base in METRICS:
-        return METRICS.get(base).higher_is_better
+        return METRICS.get(base)
     return None
+
+
+def group_by_of(metric: str) -> tuple[str, ...]:
+    """The join fields ``metric`` declares its figures are broken down by (the summary's by default)."""
+    declared = _declared(metric)
+    return declared.group_by if declared is not None else DEFAULT_GROUP
+
+
+def breakdown(
+    joined: Joined,
+    rows: Iterable[Score],
+    by: Sequence[str],
+    *,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    namespace: str = "bootstrap",
+    seed_key: Callable[[Mapping[str, Hashable]], object] | None = None,
+) -> list[Aggregate]:
+    """:func:`aggregate` of ``rows`` grouped by the join fields ``by`` (e.g. ``group_by_of(metric)``).
+
+    ``seed_key``, when given, receives each group's fields by name and returns what seeds its
+    bootstrap (a table keeps the seeds it always had when its grouping moves here).
+    """
+    fields = tuple(by)
+    seeded = None if seed_key is None else (lambda key: seed_key(dict(zip(fields, key, strict=True))))
+    found = aggregate(
+        rows,
+        joined.key(fields),
+        n_boot=n_boot,
+        confidence=confidence,
+        seed=seed,
+        namespace=namespace,
+        seed_key=seeded,
+    )
+    return [replace(group, by=fields) for group in found]
+
+
+def direction(metric: str) -> bool | None:
+    """Whether a higher value of ``metric`` is better, as its scorer or derived metric declares."""
+    declared = _declared(metric)
+    return declared.higher_is_better if declared is not None else None
 
 
 def summarize(
@@ -100,11 +161,7 @@ def summarize(
     Per-item scores (``item`` set, e.g. one per claim) are pooled into their metric's row.
     """
     groups = aggregate(
-        latest_scores(scores),
-        lambda s: (s.family, s.model, s.setting, s.metric),
-        n_boot=n_boot,
-        confidence=confidence,
-        seed=seed,
+        latest_scores(scores), score_key(DEFAULT_GROUP), n_boot=n_boot, confidence=confidence, seed=seed
     )
     return [
         SummaryRow(
@@ -137,4 +194,4 @@ def missing_notes(scores: Iterable[Score]) -> list[str]:
     ]
 
 
-__all__ = ["Aggregate", "aggregate", "direction", "missing_notes", "summarize"]
+__all__ = ["Aggregate", "aggregate", "breakdown", "direction", "group_by_of", "missing_notes", "summarize"]

@@ -64,7 +64,9 @@ class Scorer(abc.ABC):
     #: judge); False when it applies to every case it can score (``applies_to``)
     owned: ClassVar[bool] = False
     higher_is_better: ClassVar[bool] = True
-    #: join fields its figures are reported by (see :mod:`halluforge.metrics.layer`)
+    #: the join fields its figures are broken down by when a section asks for them
+    #: (:func:`halluforge.metrics.aggregate.breakdown`); summary rows are always by family,
+    #: model, setting and metric, which is also the default
     group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "metric")
     #: True when it reads token log-probabilities (the answer stage then asks for them)
     needs_logprobs: ClassVar[bool] = False

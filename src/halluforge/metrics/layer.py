@@ -8,7 +8,8 @@ category, AutoDebug's transferability groups by the model that forged a case. Th
 
 - ``requires``: the scores (``score:<metric>``) or families (``family:<name>``) it reads,
   and ``*`` when it reads every other score (it then runs after the others);
-- ``higher_is_better`` and ``group_by`` (the join fields its figures are reported by);
+- ``higher_is_better`` and ``group_by`` (the join fields its figures are broken down by,
+  :func:`halluforge.metrics.aggregate.breakdown`);
 - :meth:`Metric.derive`, which turns :class:`Joined` rows into new :class:`Score` rows.
 
 Derived rows are stored like scorer rows (:attr:`Score.derived_by` names the metric), so the

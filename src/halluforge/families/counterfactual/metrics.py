@@ -219,7 +219,6 @@ class MisleadingRate(Metric):
     name: ClassVar[str] = "m_rate"
     requires: ClassVar[tuple[str, ...]] = ("score:accuracy",)
     higher_is_better: ClassVar[bool] = False
-    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "variant")
 
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
         rows = joined.of_metric("accuracy")

@@ -26,12 +26,15 @@ from typing import Any
 
 from halluforge.families.counterfactual import CounterfactualMetadata
 from halluforge.families.counterfactual.metrics import was_parsed, word_prob
-from halluforge.metrics.aggregate import Aggregate, aggregate
+from halluforge.metrics.aggregate import Aggregate, breakdown
 from halluforge.metrics.joined import Joined
 from halluforge.records import Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 from halluforge.reports.sections import ReportInputs, SectionKind
 
+#: the join fields of every RECALL table cell (``domain`` and ``repeat`` are the family's metadata
+#: fields): one aggregate per repeat, pooled into the cell's mean ± std when there are several
+GROUP_FIELDS = ("model", "setting", "domain", "variant", "metric", "repeat")
 CONTEXTS = (("closed_book", "no"), ("original_context", "original"), ("open_book", "edited"))
 METHODS = (("open_book", "Baseline"), ("self_trust", "Prompt"), ("dola", "DoLa"))
 DOMAINS = {"record": "records", "term": "terms", "example": "examples", "rgb": "RGB"}
@@ -49,23 +52,13 @@ def _domain(case: TestCase | None) -> str:
     return (CounterfactualMetadata.of(case).domain or "") if case is not None else ""
 
 
-def _repeat(case: TestCase | None) -> int:
-    return CounterfactualMetadata.of(case).repeat if case is not None else 0
-
-
 def _groups(
     joined: Joined, rows: Sequence[Score], n_boot: int, seed: int
 ) -> dict[tuple[Hashable, ...], list[Aggregate]]:
     """(model, setting, domain, variant, metric) -> one aggregate per repeat."""
-
-    def key(s: Score) -> tuple[Hashable, ...]:
-        case = _case(joined, s)
-        variant = (case.variant if case is not None else None) or ""
-        return (s.model, s.setting, _domain(case), variant, s.metric, _repeat(case))
-
     out: dict[tuple[Hashable, ...], list[Aggregate]] = defaultdict(list)
-    for group in aggregate(rows, key, n_boot=n_boot, seed=seed, namespace="recall"):
-        out[group.key[:5]].append(group)
+    for group in breakdown(joined, rows, GROUP_FIELDS, n_boot=n_boot, seed=seed, namespace="recall"):
+        out[group.key[:-1]].append(group)
     return out
 
 
@@ -234,6 +227,7 @@ SECTION = SectionKind(_section)
 __all__ = [
     "CONTEXTS",
     "DOMAINS",
+    "GROUP_FIELDS",
     "METHODS",
     "SECTION",
     "confidence_series",

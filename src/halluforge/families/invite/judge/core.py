@@ -193,7 +193,8 @@ class PremiseJudge(Scorer):
     name: ClassVar[str] = "premise_judge"
     owned: ClassVar[bool] = True
     higher_is_better: ClassVar[bool] = False
-    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "category")
+    #: INVITE Table 2: the rate per category, model and setting, both INVITE families pooled
+    group_by: ClassVar[tuple[str, ...]] = ("category", "model", "setting")
     option_names: ClassVar[tuple[str, ...]] = ("modes", "combine", "nli_model", "learned_model")
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
