@@ -27,6 +27,10 @@ def test_scorer_groups_by_known_fields(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", METRICS.names())
-def test_metric_groups_by_known_fields(name: str) -> None:
+def test_metric_groups_by_known_fields_and_requires_known_things(name: str) -> None:
     cls = METRICS.get(name)
     assert cls.group_by and set(cls.group_by) <= _fields_of_users(name), cls.group_by
+    for need in cls().requirements():
+        kind, _, what = need.partition(":")
+        known = {"score": what in SCORERS or what in METRICS, "family": what in FAMILIES}.get(kind, False)
+        assert need in ("*", "baseline") or known, need

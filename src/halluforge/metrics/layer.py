@@ -6,8 +6,13 @@ both-variants rule needs the two retrieval variants of one seed, INVITE reports 
 category, AutoDebug's transferability groups by the model that forged a case. Those are
 :class:`Metric` classes here. Each declares
 
-- ``requires``: the scores (``score:<metric>``) or families (``family:<name>``) it reads,
-  and ``*`` when it reads every other score (it then runs after the others);
+- ``requires``: what it cannot be computed without: scores (``score:<metric>``), test cases
+  of a family (``family:<name>``) or of the baseline of each family that lists it
+  (``baseline``), and ``*`` when it reads every other score (it then runs after the others).
+  :meth:`Metric.requirements` applies the metric's options (``score_t`` reads the scorer its
+  ``correct_by`` names). A run that misses one is told: preflight refuses a required scorer
+  nobody runs (:func:`missing_scorers`), and the report notes a requirement the stored rows do
+  not meet (:func:`unmet_notes`), instead of a metric that silently yields nothing;
 - ``higher_is_better`` and ``group_by`` (the join fields its figures are broken down by,
   :func:`halluforge.metrics.aggregate.breakdown`);
 - :meth:`Metric.derive`, which turns :class:`Joined` rows into new :class:`Score` rows.
@@ -47,6 +52,34 @@ class Metric(abc.ABC):
     @abc.abstractmethod
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
         """New score rows from the joined rows; ``families`` maps names to family specs."""
+
+    def requirements(self) -> tuple[str, ...]:
+        """What this metric, with its options, cannot be computed without (``requires`` by default)."""
+        return self.requires
+
+    def unmet(self, joined: Joined, families: Mapping[str, Any]) -> list[str]:
+        """Each requirement the joined rows do not meet, as a reason (empty when all are met).
+
+        ``families`` maps the run's families to their specs; ``baseline`` looks at those that
+        list this metric.
+        """
+        metrics = {s.metric for s in joined.scores}
+        present = {c.family for c in joined.cases.values()}
+        out = []
+        for need in self.requirements():
+            kind, _, what = need.partition(":")
+            if kind == "score" and what not in metrics:
+                out.append(f"needs {what} scores, and this run has none")
+            elif kind == "family" and what not in present:
+                out.append(f"needs {what} test cases, and this run has none")
+            elif kind == "baseline":
+                for name, spec in sorted(families.items()):
+                    base = getattr(spec, "baseline", None)
+                    if name in present and self.name in spec.metrics and base and base not in present:
+                        out.append(
+                            f"needs {base} test cases for {name} (its baseline), and this run has none"
+                        )
+        return out
 
 
 def derived_score(
@@ -88,7 +121,8 @@ class NormalizedEntailment(Metric):
     """
 
     name: ClassVar[str] = "norm_entail"
-    requires: ClassVar[tuple[str, ...]] = ("score:entail", "score:hit", "family:original")
+    # hit on the baseline is read only where its entailment is missing, so it is no requirement
+    requires: ClassVar[tuple[str, ...]] = ("score:entail", "baseline")
 
     def before(self, joined: Joined, baselines: set[str]) -> dict[tuple[str, str, str], bool]:
         """(parent example, model, setting) -> correct on the unperturbed example."""
@@ -214,6 +248,51 @@ METRICS: Registry[type[Metric]] = Registry(
 )
 
 
+def derived_for(configured: Sequence[str], families: Mapping[str, Any]) -> list[str]:
+    """Derived metrics configured (``score.metrics``) or declared by ``families``, in dependency order."""
+    names = [n for n in configured if n in METRICS]
+    for name in sorted(families):
+        names.extend(families[name].metrics)
+    return derive_order(names)
+
+
+def _present(joined: Joined, families: Mapping[str, Any]) -> dict[str, Any]:
+    found = {c.family for c in joined.cases.values()}
+    return {name: spec for name, spec in families.items() if name in found}
+
+
+def unmet_notes(
+    joined: Joined,
+    families: Mapping[str, Any],
+    configured: Sequence[str] = (),
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
+    """One note per requirement of a derived metric the run computes that its rows do not meet."""
+    present = _present(joined, families)
+    notes = []
+    for name in derived_for(configured, present):
+        metric = METRICS.get(name)((options or {}).get(name, {}))
+        notes += [f"{name}: not derived - {reason}" for reason in metric.unmet(joined, present)]
+    return notes
+
+
+def missing_scorers(
+    scorers: Iterable[str],
+    derived: Iterable[str],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[tuple[str, str]]:
+    """(derived metric, scorer) for each ``score:`` requirement no scorer in ``scorers`` meets."""
+    running = set(scorers) | set(derived)
+    out = []
+    for name in dict.fromkeys(derived):
+        metric = METRICS.get(name)((options or {}).get(name, {}))
+        for need in metric.requirements():
+            kind, _, what = need.partition(":")
+            if kind == "score" and what not in running:
+                out.append((name, what))
+    return out
+
+
 def derive_order(names: Iterable[str]) -> list[str]:
     """Derived metrics in dependency order: those that read every score (``*``) last."""
     unique = list(dict.fromkeys(names))
@@ -228,5 +307,8 @@ __all__ = [
     "Metric",
     "NormalizedEntailment",
     "derive_order",
+    "derived_for",
     "derived_score",
+    "missing_scorers",
+    "unmet_notes",
 ]

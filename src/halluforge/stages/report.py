@@ -18,6 +18,7 @@ from typing import Any
 from halluforge.errors import ConfigError
 from halluforge.metrics.aggregate import missing_notes, summarize
 from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import unmet_notes
 from halluforge.metrics.summary import Summary, write_summary
 from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
 from halluforge.reports.build import build_report
@@ -94,7 +95,10 @@ def make_report(ctx: RunContext, counts: StageCounts, joined: Joined | None = No
     )
     summary = Summary(
         rows=rows,
-        notes=missing_notes(joined.scores),
+        notes=[
+            *missing_notes(joined.scores),
+            *unmet_notes(joined, ctx.families, config.metrics, config.options),
+        ],
         counts={**counts, **run_counts(ctx, cases, responses)},
         confidence=config.confidence,
     )

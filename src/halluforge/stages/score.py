@@ -17,7 +17,7 @@ from typing import Any
 from halluforge.family import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
 from halluforge.metrics.joined import Joined
-from halluforge.metrics.layer import METRICS, derive_order
+from halluforge.metrics.layer import METRICS, derived_for
 from halluforge.plans import turn_item
 from halluforge.records import Response, Score, TestCase, id_maker
 from halluforge.stages.context import RunContext, StageCounts
@@ -34,14 +34,6 @@ def scorer_names(configured: Sequence[str], families: Mapping[str, Family]) -> l
             if scorer not in names:
                 names.append(scorer)
     return [n for n in names if n not in METRICS]
-
-
-def derived_names(configured: Sequence[str], families: Mapping[str, Family]) -> list[str]:
-    """Derived metrics configured or declared by the present families, in dependency order."""
-    names = [n for n in configured if n in METRICS]
-    for name in sorted(families):
-        names.extend(families[name].metrics)
-    return derive_order(names)
 
 
 def _identity(name: str, ctx: ScoreContext) -> dict[str, Any]:
@@ -128,7 +120,7 @@ def derive(
     families: Mapping[str, Family],
 ) -> None:
     """Compute and store every derived metric the present families declare."""
-    names = derived_names(ctx.config.score.metrics, families)
+    names = derived_for(ctx.config.score.metrics, families)
     if not names:
         return
     joined = Joined.build(cases.values(), responses, ctx.store.all(Score))
@@ -139,4 +131,4 @@ def derive(
         joined.add(rows)
 
 
-__all__ = ["derive", "derived_names", "score_stage", "scorer_names"]
+__all__ = ["derive", "score_stage", "scorer_names"]

@@ -231,8 +231,17 @@ class ScoreT(Metric):
     requires: ClassVar[tuple[str, ...]] = ("score:claim_verdict", "score:gt_claim_verdict", "score:hit")
     single_output: ClassVar[bool] = False
 
+    @property
+    def correct_by(self) -> str:
+        """The scorer that says whether an answer is correct (``hit`` by default)."""
+        return str(self.options.get("correct_by", "hit"))
+
+    def requirements(self) -> tuple[str, ...]:
+        """The verdicts, and the scorer ``correct_by`` names (answers without it get no row)."""
+        return ("score:claim_verdict", "score:gt_claim_verdict", f"score:{self.correct_by}")
+
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
-        correct_by = str(self.options.get("correct_by", "hit"))
+        correct_by = self.correct_by
         # (case, model, setting) -> metric -> item -> value
         verdicts: dict[tuple[str, str, str], dict[str, dict[str, float | None]]] = defaultdict(
             lambda: defaultdict(dict)
