@@ -6,7 +6,8 @@ names its join fields (:mod:`halluforge.metrics.joined`):
 
 - :func:`summarize`: the summary rows, by (family, model, setting, metric) over the latest
   scores, as :class:`~halluforge.metrics.summary.SummaryRow` s; :func:`missing_notes` says, per
-  metric, how many responses got no value and why;
+  metric, how many responses got no value and why; :func:`run_summary` is both, with the notes
+  on derived metrics whose requirements the run does not meet;
 - :func:`breakdown`: joined rows by any join fields. A scorer or derived metric declares the
   fields its figures are broken down by in its ``group_by`` (:func:`group_by_of`; the premise
   judge: category, model and setting, INVITE Table 2); a table of several metrics names its
@@ -21,12 +22,13 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from halluforge.metrics import SCORERS, Scorer
 from halluforge.metrics.joined import DEFAULT_GROUP, Joined, latest_scores, score_key
-from halluforge.metrics.layer import METRICS, BothVariants, Metric
+from halluforge.metrics.layer import METRICS, BothVariants, Metric, unmet_notes
 from halluforge.metrics.stats import bootstrap_ci, check_options
-from halluforge.metrics.summary import SummaryRow
+from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.records import Score, stable_id
 
 
@@ -181,6 +183,28 @@ def summarize(
     ]
 
 
+def run_summary(
+    joined: Joined,
+    families: Mapping[str, Any],
+    *,
+    configured: Sequence[str] = (),
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> Summary:
+    """A run's summary: its rows, and notes on what was not computed and why (no counts yet).
+
+    ``configured`` and ``options`` are ``score.metrics`` and ``score.options``; ``families`` maps
+    the run's families to their specs (for the derived metrics' requirements).
+    """
+    return Summary(
+        rows=summarize(joined.scores, n_boot=n_boot, confidence=confidence, seed=seed),
+        notes=[*missing_notes(joined.scores), *unmet_notes(joined, families, configured, options)],
+        confidence=confidence,
+    )
+
+
 def missing_notes(scores: Iterable[Score]) -> list[str]:
     """One line per metric that was not computed for some responses, with the reason."""
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
@@ -194,4 +218,13 @@ def missing_notes(scores: Iterable[Score]) -> list[str]:
     ]
 
 
-__all__ = ["Aggregate", "aggregate", "breakdown", "direction", "group_by_of", "missing_notes", "summarize"]
+__all__ = [
+    "Aggregate",
+    "aggregate",
+    "breakdown",
+    "direction",
+    "group_by_of",
+    "missing_notes",
+    "run_summary",
+    "summarize",
+]
