@@ -385,7 +385,9 @@ async def test_real_realtimeqa_evidence_without_a_model() -> None:
     ],
 )
 def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: str, reason: str) -> None:
-    found = AnswerSwap().wrong.reject_answer(candidate, [gold], kind, question, "She lived in Bath for years.")
+    found = AnswerSwap().wrong.reject_answer(
+        candidate, [gold], kind, question, "She lived in Bath for years."
+    )
     assert found is not None and reason in found
 
 
@@ -400,7 +402,10 @@ def test_reject_answer_reasons(candidate: str, gold: str, kind: Any, question: s
     ],
 )
 def test_reject_answer_accepts_plausible_ones(candidate: str, gold: str, kind: Any, question: str) -> None:
-    assert AnswerSwap().wrong.reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.") is None
+    assert (
+        AnswerSwap().wrong.reject_answer(candidate, [gold], kind, question, "Some unrelated evidence.")
+        is None
+    )
 
 
 def test_a_wrong_date_is_written_as_the_passage_writes_the_gold_one() -> None:
@@ -425,7 +430,9 @@ def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
     swap = AnswerSwap()
     assert swap.wrong.implausible("Dr Carl Sagan", ["Ada Brook"], "person", "Ada Brook found it.") is None
     # a kind word is a fine answer when the answer is not a person ("gas" for a state of matter)
-    assert swap.wrong.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
+    assert (
+        swap.wrong.implausible("gas", ["liquid"], "other", "Water is a liquid at room temperature.") is None
+    )
 
 
 async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
