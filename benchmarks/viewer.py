@@ -30,7 +30,9 @@ from statistics import median
 import httpx
 
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import Joined, summarize
+from halluforge.metrics.aggregate import summarize
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary
 from halluforge.records import (
     Edit,
     FieldProvenance,
@@ -46,7 +48,6 @@ from halluforge.reports.cases import MAX_CASES, report_cases
 from halluforge.reports.html import render_html
 from halluforge.reports.plots import run_plots
 from halluforge.reports.sections import ReportInputs
-from halluforge.reports.summary import Summary
 from halluforge.store import RunStore
 from halluforge.viewer.runs import RunIndex
 

@@ -33,7 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from halluforge.errors import ConfigError, DataError
-from halluforge.metrics.layer import latest_scores
+from halluforge.metrics.joined import latest_scores
 from halluforge.records import Annotation, Record, Response, Score, TestCase
 from halluforge.store import RunStore
 

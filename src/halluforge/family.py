@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from halluforge.errors import ConfigError, DataError, RegistryError
 from halluforge.plans import REPLY_SLOT, Plan, Turn
@@ -33,14 +33,45 @@ if TYPE_CHECKING:
     from halluforge.records import Response, TestCase
 
 
+def _category(value: Any) -> str | None:
+    return str(value) if value else None
+
+
+def _position(value: Any) -> float | str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    return value
+
+
 class CaseMetadata(BaseModel):
     """Base of a family's test-case metadata model: known fields typed, other keys kept.
 
     Extra keys are allowed because ready-made cases carry whatever their loader found;
-    known fields are type-checked when a case is forged or loaded.
+    known fields are type-checked when a case is forged or loaded. Code outside forging reads
+    a case's metadata through its family's model: ``ClaimsMetadata.of(case).tags`` in the
+    family's own code, :func:`metadata_of` in generic code. The base declares the fields generic
+    code reads, which any family may fill: ``category`` (what a case is reported under besides
+    its family and variant, e.g. INVITE's categories) and ``answer_position`` (where the answer
+    sits in the evidence: "first", "middle", "last" or a relative offset; ReEval Table 14).
     """
 
     model_config = ConfigDict(extra="allow")
+
+    category: Annotated[str | None, BeforeValidator(_category)] = None
+    answer_position: Annotated[float | str | None, BeforeValidator(_position)] = None
+
+    @classmethod
+    def of(cls, case: TestCase) -> Self:
+        """The case's metadata read as this model.
+
+        Reading is lenient (a report must open old or foreign runs): a value of the wrong type
+        is kept as stored instead of raising; :meth:`Family.check_metadata` is the strict check
+        made when a case is forged or loaded.
+        """
+        try:
+            return cls.model_validate(case.metadata)
+        except ValidationError:
+            return cls.model_construct(**case.metadata)
 
 
 @dataclass(frozen=True)
@@ -216,6 +247,12 @@ def known_family(name: str) -> Family | None:
     return FAMILIES.get(name) if name in FAMILIES else None
 
 
+def metadata_of(case: TestCase) -> CaseMetadata:
+    """A case's metadata as its family's typed model (:class:`CaseMetadata` for an unknown family)."""
+    spec = known_family(case.family)
+    return (spec.metadata if spec is not None else CaseMetadata).of(case)
+
+
 __all__ = [
     "FAMILIES",
     "CaseMetadata",
@@ -228,4 +265,5 @@ __all__ = [
     "components_of",
     "family",
     "known_family",
+    "metadata_of",
 ]

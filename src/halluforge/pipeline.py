@@ -25,9 +25,9 @@ from halluforge.executor import Executor, LocalExecutor
 from halluforge.family import FAMILIES, Family
 from halluforge.forge.base import Generator
 from halluforge.manifest import write_manifest
+from halluforge.metrics.summary import Summary
 from halluforge.records import TestCase
 from halluforge.reports.model import Report
-from halluforge.reports.summary import Summary
 from halluforge.stages.answer import answer_stage
 from halluforge.stages.context import ModelPool, NullProgress, Progress, RunContext, StageCounts
 from halluforge.stages.forge import forge_stage

@@ -13,16 +13,33 @@ from dataclasses import dataclass
 
 #: placeholder in a later turn's prompt that is replaced by the reply it continues
 REPLY_SLOT = "{reply}"
+#: between a turn's kind and its item in a turn key (``"claim:c1"``)
+ITEM_SEP = ":"
+
+
+def turn_key(kind: str, item: str | None = None) -> str:
+    """The key of a turn of ``kind`` about ``item``: ``"claim:c1"``, or ``"whole"`` without an item."""
+    return f"{kind}{ITEM_SEP}{item}" if item else kind
+
+
+def turn_kind(key: str) -> str:
+    """The kind of a turn from its key (``"claim"`` for ``"claim:c1"``; ``""`` for the first turn)."""
+    return key.partition(ITEM_SEP)[0]
+
+
+def turn_item(key: str) -> str | None:
+    """The item a turn asks about, from its key (``"c1"`` for ``"claim:c1"``), or None."""
+    return key.partition(ITEM_SEP)[2] or None
 
 
 @dataclass(frozen=True)
 class Turn:
     """One request of an answer plan.
 
-    ``key`` names the turn within the plan (``""`` for the first, answering turn; e.g.
-    ``"claim:c1"``); ``after`` is the key of the turn whose conversation this one continues
-    (its messages and reply come first, unless ``fresh``); ``item`` is what the turn asks about
-    (a claim id), so a per-item score can name it.
+    ``key`` names the turn within the plan (``""`` for the first, answering turn; else
+    :func:`turn_key` of its kind and item, e.g. ``"claim:c1"``); ``after`` is the key of the
+    turn whose conversation this one continues (its messages and reply come first, unless
+    ``fresh``); ``item`` is what the turn asks about (a claim id), so a per-item score can name it.
     """
 
     prompt: str
@@ -39,4 +56,4 @@ class Turn:
 Plan = tuple[Turn, ...]
 
 
-__all__ = ["REPLY_SLOT", "Plan", "Turn"]
+__all__ = ["ITEM_SEP", "REPLY_SLOT", "Plan", "Turn", "turn_item", "turn_key", "turn_kind"]

@@ -168,10 +168,11 @@ def _check_address(out: _Collector, config: RunConfig, key: str, address: str) -
 
 
 def _check_scores(out: _Collector, config: RunConfig) -> None:
-    """Metric names, the options given per metric, and each scorer's own option check."""
+    """Metric names, their options, each scorer's own option check, and the scorers derived metrics need."""
+    from halluforge.data import ready_family
     from halluforge.family import FAMILIES
     from halluforge.metrics import SCORERS
-    from halluforge.metrics.layer import METRICS
+    from halluforge.metrics.layer import METRICS, derived_for, missing_scorers
 
     names = sorted({*SCORERS.names(), *METRICS.names()})
 
@@ -186,9 +187,13 @@ def _check_scores(out: _Collector, config: RunConfig) -> None:
     for index, name in enumerate(config.score.metrics):
         out.check(f"score.metrics.{index}", known, name)
     scorers = [n for n in config.score.metrics if n in SCORERS]
-    for family in config.families:
-        if family in FAMILIES:
-            scorers.extend(FAMILIES.get(family).scorers)
+    families = {
+        name: FAMILIES.get(name)
+        for name in [*config.families, *(ready_family(s) or "" for s in config.data)]
+        if name in FAMILIES
+    }
+    for spec in families.values():
+        scorers.extend(spec.scorers)
     for name in config.score.options:
         out.check(f"score.options.{name}", known, name)
     for name in dict.fromkeys([*scorers, *(n for n in config.score.options if n in SCORERS)]):
@@ -198,6 +203,16 @@ def _check_scores(out: _Collector, config: RunConfig) -> None:
             continue
         cls = SCORERS.get(name)
         out.check(f"score.options.{name}", cls.check_config, options, has_judge=bool(config.models.judge))
+    known_names = [n for n in config.score.metrics if n in names]
+    derived = out.check("score.metrics", derived_for, known_names, families) or []
+    options = {k: v for k, v in config.score.options.items() if isinstance(v, dict)}
+    for metric, scorer in out.check("score.metrics", missing_scorers, scorers, derived, options) or []:
+        out.add(
+            "score.metrics",
+            f"{metric} needs {scorer} scores, and no scorer named {scorer} runs",
+            f"add {scorer} to score.metrics"
+            + (f" or change score.options.{metric}" if metric in options else ""),
+        )
 
 
 def collect_problems(config: RunConfig) -> list[Problem]:

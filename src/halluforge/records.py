@@ -341,11 +341,19 @@ class Response(Record):
         return asked[-1] if asked else ""
 
 
+#: the keys of :attr:`Score.details` the core reads, behind :attr:`Score.reason` and
+#: :attr:`Score.derived_by` (stored in ``details`` so runs made before still read the same)
+REASON_KEY, DERIVED_KEY = "reason", "derived"
+
+
 class Score(Record):
     """One metric's value for one response, or for one item of it (``item``, e.g. a claim id).
 
     Scores of derived metrics (computed over joined rows, such as normalized entailment or the
-    both-variants rule) are stored like any other; their ``details`` name the rows they read.
+    both-variants rule) are stored like any other; their ``details`` name the rows they read,
+    and :attr:`derived_by` the metric that made them. :attr:`reason` says why a value is
+    missing (or, for a value given by a rule such as "no answer counts as false", why it is
+    that value). ``details`` holds each metric's own extra figures.
     """
 
     id: str
@@ -358,6 +366,30 @@ class Score(Record):
     item: str | None = None
     value: float | None = Field(description="None when the metric could not be computed")
     details: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the value is missing (or what rule gave it), if the scorer said."""
+        found = self.details.get(REASON_KEY)
+        return None if found is None else str(found)
+
+    @property
+    def derived_by(self) -> str | None:
+        """The derived metric that made this row, or None for a scorer's row."""
+        found = self.details.get(DERIVED_KEY)
+        return None if found is None else str(found)
+
+    @staticmethod
+    def details_with(
+        details: dict[str, Any], *, reason: str | None = None, derived_by: str | None = None
+    ) -> dict[str, Any]:
+        """``details`` with the reason and the deriving metric filed under their keys."""
+        out = {k: v for k, v in details.items() if k not in (REASON_KEY, DERIVED_KEY)}
+        if reason is not None:
+            out[REASON_KEY] = reason
+        if derived_by is not None:
+            out[DERIVED_KEY] = derived_by
+        return out
 
 
 AnnotationTarget = Literal["response", "test_case"]
@@ -430,7 +462,9 @@ class Skip(Record):
 
 
 __all__ = [
+    "DERIVED_KEY",
     "LABELS",
+    "REASON_KEY",
     "Annotation",
     "AnnotationLabel",
     "AnnotationTarget",

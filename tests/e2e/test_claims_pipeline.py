@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from halluforge.config import load_config
+from halluforge.families.claims.metrics import verdict_of
 from halluforge.pipeline import run_pipeline
 from halluforge.records import Response, Score, TestCase
 from halluforge.store import RunStore
@@ -81,8 +82,8 @@ def test_claims_family_answers_fills_tags_and_scores(tmp_path: Path) -> None:
 
         scores = store.all(Score)
         by_metric = {(s.metric, s.item): s for s in scores}
-        assert by_metric[("claim_verdict", "c3")].details["verdict"] == "false"
-        assert by_metric[("claim_verdict", "c4")].details["verdict"] == "idk"
+        assert verdict_of(by_metric[("claim_verdict", "c3")]) == "false"
+        assert verdict_of(by_metric[("claim_verdict", "c4")]) == "idk"
         assert by_metric[("hit", None)].value == 0.0
         # score_T over c2..c4 (type claim left out): true, false, idk -> 1/3; gold: true, true, false -> 2/3
         assert by_metric[("score_t", None)].value == 1 / 3

@@ -59,10 +59,10 @@ def test_context_enrich_runs_end_to_end(tmp_path: Path, bm25_index: Path) -> Non
         assert set(case.provenance.fields) == {"support", "summary", "context"}
     scores = store.all(Score)
     entail = [s for s in scores if s.metric == "entail" and s.family == "context_enrich"]
-    assert entail and all(s.value is None and s.details["reason"] == NO_MODEL_REASON for s in entail)
+    assert entail and all(s.value is None and s.reason == NO_MODEL_REASON for s in entail)
     # the both-variants rule is a derived metric: its rows are stored by the score stage
     hits = [m for m in scores if m.metric == "hit_both"]
-    assert all(m.details["derived"] == "both_variants" for m in hits)
+    assert all(m.derived_by == "both_variants" for m in hits)
     assert len(hits) == len(by_seed)
     # echo repeats the prompt, which holds the enriched context and so the answer: both variants right
     assert all(m.value == 1.0 for m in hits)

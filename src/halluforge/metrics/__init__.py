@@ -5,8 +5,8 @@ verdicts, RECALL's accuracy) come from its spec (:attr:`halluforge.family.Family
 
 A scorer gives a value per response (``None`` when it cannot be computed, with the reason in
 details). Metrics that read several responses (normalized entailment, the both-variants rule)
-are derived over joined rows in :mod:`halluforge.metrics.layer`, which also aggregates values
-into summaries with bootstrap confidence intervals.
+are derived over joined rows in :mod:`halluforge.metrics.layer`; :mod:`halluforge.metrics.aggregate`
+groups values into summaries with bootstrap confidence intervals.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 
 from halluforge.backends.base import Backend
 from halluforge.errors import ConfigError
-from halluforge.records import Response, TestCase
+from halluforge.plans import ITEM_SEP, turn_kind
+from halluforge.records import REASON_KEY, Response, TestCase
 
 
 @dataclass
@@ -31,10 +32,28 @@ class ScoreContext:
 
 @dataclass(frozen=True)
 class ScoreValue:
-    """One metric value; ``None`` means not computed, and ``details`` says why."""
+    """One metric value; ``None`` means not computed, and ``reason`` says why.
+
+    ``item`` names what a per-item scorer scored (a claim id); by default it is the item of the
+    turn it scored (:func:`halluforge.plans.turn_item`). ``details`` holds the scorer's own
+    extra figures. A scorer written before these fields may still put ``"item"`` and
+    ``"reason"`` in ``details``: they are read into the fields.
+    """
 
     value: float | None
     details: dict[str, Any] = field(default_factory=dict)
+    item: str | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if "item" in self.details or REASON_KEY in self.details:
+            details = dict(self.details)
+            item, reason = details.pop("item", None), details.pop(REASON_KEY, None)
+            object.__setattr__(self, "details", details)
+            if self.item is None and item is not None:
+                object.__setattr__(self, "item", str(item))
+            if self.reason is None and reason is not None:
+                object.__setattr__(self, "reason", str(reason))
 
 
 class Scorer(abc.ABC):
@@ -45,13 +64,15 @@ class Scorer(abc.ABC):
     #: judge); False when it applies to every case it can score (``applies_to``)
     owned: ClassVar[bool] = False
     higher_is_better: ClassVar[bool] = True
-    #: join fields its figures are reported by (see :mod:`halluforge.metrics.layer`)
+    #: the join fields its figures are broken down by when a section asks for them
+    #: (:func:`halluforge.metrics.aggregate.breakdown`); summary rows are always by family,
+    #: model, setting and metric, which is also the default
     group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "metric")
     #: True when it reads token log-probabilities (the answer stage then asks for them)
     needs_logprobs: ClassVar[bool] = False
     #: which turns of an answer plan it scores: None for the first (answering) turn only, else
-    #: the prefix of the later turns' keys (e.g. ``"claim:"``); a per-item scorer puts the item
-    #: it scored in ``details["item"]``
+    #: the kind of the later turns (``"claim"`` scores every ``"claim:<id>"`` turn, one score per
+    #: item; see :func:`halluforge.plans.turn_key`)
     turns: ClassVar[str | None] = None
     #: the keys it reads from ``score.options.<name>``; any other key is a config error
     option_names: ClassVar[tuple[str, ...]] = ()
@@ -66,6 +87,14 @@ class Scorer(abc.ABC):
         if unknown:
             accepted = ", ".join(cls.option_names) or "no options"
             raise ConfigError(f"unknown option(s) {', '.join(unknown)}", hint=f"{cls.name} takes {accepted}")
+
+    @classmethod
+    def scores_turn(cls, turn: str) -> bool:
+        """Whether it scores the response to the turn keyed ``turn`` (``""`` is the first turn)."""
+        if cls.turns is None:
+            return not turn
+        # ``"claim:"``, the prefix form of scorers written before turn kinds, means "claim"
+        return bool(turn) and turn_kind(turn) == cls.turns.removesuffix(ITEM_SEP)
 
     def applies_to(self, case: TestCase) -> bool:
         """Whether this metric is meaningful for the test case (by default: it has expected answers)."""

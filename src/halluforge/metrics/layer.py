@@ -1,4 +1,4 @@
-"""The metric layer: derived metrics over joined (test case, response, score) rows, and one aggregate.
+"""The metric layer: derived metrics over joined (test case, response, score) rows.
 
 Scorers give one value per (test case, response). Some figures need more than one response:
 normalized entailment reads the same model's answer to the unperturbed example, ReEval's
@@ -6,99 +6,33 @@ both-variants rule needs the two retrieval variants of one seed, INVITE reports 
 category, AutoDebug's transferability groups by the model that forged a case. Those are
 :class:`Metric` classes here. Each declares
 
-- ``requires``: the scores (``score:<metric>``) or families (``family:<name>``) it reads,
-  and ``*`` when it reads every other score (it then runs after the others);
-- ``higher_is_better`` and ``group_by`` (the join fields its figures are reported by);
+- ``requires``: what it cannot be computed without: scores (``score:<metric>``), test cases
+  of a family (``family:<name>``) or of the baseline of each family that lists it
+  (``baseline``), and ``*`` when it reads every other score (it then runs after the others).
+  :meth:`Metric.requirements` applies the metric's options (``score_t`` reads the scorer its
+  ``correct_by`` names). A run that misses one is told: preflight refuses a required scorer
+  nobody runs (:func:`missing_scorers`), and the report notes a requirement the stored rows do
+  not meet (:func:`unmet_notes`), instead of a metric that silently yields nothing;
+- ``higher_is_better`` and ``group_by`` (the join fields its figures are broken down by,
+  :func:`halluforge.metrics.aggregate.breakdown`);
 - :meth:`Metric.derive`, which turns :class:`Joined` rows into new :class:`Score` rows.
 
-Derived rows are stored like scorer rows (``details["derived"]`` names the metric), so the
-report reads stored rows only and never scores. :func:`aggregate` is the one grouping
-function: means with percentile-bootstrap intervals over any join fields.
+Derived rows are stored like scorer rows (:attr:`Score.derived_by` names the metric), so the
+report reads stored rows only and never scores. Rows are joined in
+:mod:`halluforge.metrics.joined` and aggregated in :mod:`halluforge.metrics.aggregate`.
 """
 
 from __future__ import annotations
 
 import abc
-import math
-from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from halluforge.family import components_of
-from halluforge.metrics import SCORERS
-from halluforge.metrics.stats import bootstrap_ci, check_options
-from halluforge.records import Response, Score, TestCase, stable_id
+from halluforge.metrics.joined import DEFAULT_GROUP, Joined
+from halluforge.records import Score, stable_id
 from halluforge.registry import Registry
-from halluforge.reports.summary import SummaryRow
-
-#: the join fields a metric can group by
-JOIN_FIELDS = ("family", "model", "setting", "metric", "category", "generator", "variant", "item")
-DEFAULT_GROUP = ("family", "model", "setting", "metric")
-#: marker in a derived score's details: which metric made it
-DERIVED = "derived"
-NO_GENERATOR = "(no generator)"
-
-
-def latest_scores(scores: Iterable[Score]) -> list[Score]:
-    """One score per (response, metric, item): the last one given, in first-seen order.
-
-    The store yields scores in insertion order, so after a re-score the newest value wins.
-    """
-    latest: dict[tuple[str, str, str | None], Score] = {}
-    for score in scores:
-        latest[(score.response_id, score.metric, score.item)] = score
-    return list(latest.values())
-
-
-def category_of(case: TestCase | None, score: Score) -> str:
-    """The category a row is reported under: the case's recorded category or variant, else its family."""
-    if case is not None:
-        found = case.metadata.get("category") or case.variant
-        if found:
-            return str(found)
-    return str(score.details.get("category") or score.family)
-
-
-@dataclass
-class Joined:
-    """Test cases, responses and the latest scores of a run, joined by id."""
-
-    cases: dict[str, TestCase]
-    responses: dict[str, Response] = field(default_factory=dict)
-    scores: list[Score] = field(default_factory=list)
-
-    @classmethod
-    def build(
-        cls, cases: Iterable[TestCase], responses: Iterable[Response], scores: Iterable[Score]
-    ) -> Joined:
-        """Join stored records; only the latest score per (response, metric, item) is kept."""
-        return cls({c.id: c for c in cases}, {r.id: r for r in responses}, latest_scores(scores))
-
-    def case(self, score: Score) -> TestCase | None:
-        """The test case a score belongs to."""
-        return self.cases.get(score.test_case_id)
-
-    def of_metric(self, *metrics: str) -> list[Score]:
-        """Scores of the given metrics, in stored order."""
-        return [s for s in self.scores if s.metric in metrics]
-
-    def field(self, score: Score, name: str) -> str:
-        """One join field of a score row (see :data:`JOIN_FIELDS`)."""
-        case = self.case(score)
-        if name == "category":
-            return category_of(case, score)
-        if name == "generator":
-            return (case.provenance.generator_model if case else None) or NO_GENERATOR
-        if name == "variant":
-            return (case.variant if case else None) or ""
-        if name == "item":
-            return score.item or ""
-        return str(getattr(score, name))
-
-    def add(self, derived: Sequence[Score]) -> None:
-        """Append derived rows so later metrics can read them."""
-        self.scores = latest_scores([*self.scores, *derived])
 
 
 class Metric(abc.ABC):
@@ -119,6 +53,34 @@ class Metric(abc.ABC):
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
         """New score rows from the joined rows; ``families`` maps names to family specs."""
 
+    def requirements(self) -> tuple[str, ...]:
+        """What this metric, with its options, cannot be computed without (``requires`` by default)."""
+        return self.requires
+
+    def unmet(self, joined: Joined, families: Mapping[str, Any]) -> list[str]:
+        """Each requirement the joined rows do not meet, as a reason (empty when all are met).
+
+        ``families`` maps the run's families to their specs; ``baseline`` looks at those that
+        list this metric.
+        """
+        metrics = {s.metric for s in joined.scores}
+        present = {c.family for c in joined.cases.values()}
+        out = []
+        for need in self.requirements():
+            kind, _, what = need.partition(":")
+            if kind == "score" and what not in metrics:
+                out.append(f"needs {what} scores, and this run has none")
+            elif kind == "family" and what not in present:
+                out.append(f"needs {what} test cases, and this run has none")
+            elif kind == "baseline":
+                for name, spec in sorted(families.items()):
+                    base = getattr(spec, "baseline", None)
+                    if name in present and self.name in spec.metrics and base and base not in present:
+                        out.append(
+                            f"needs {base} test cases for {name} (its baseline), and this run has none"
+                        )
+        return out
+
 
 def derived_score(
     by: str,
@@ -128,10 +90,12 @@ def derived_score(
     details: dict[str, Any],
     *,
     inputs: Sequence[str],
+    reason: str | None = None,
 ) -> Score:
     """A row of ``metric`` made by the derived metric ``by``, tied to ``source``'s response.
 
-    Its id hashes the rows it was computed from, so re-deriving from the same rows adds nothing.
+    ``reason`` says why ``value`` is None. Its id hashes the rows it was computed from, so
+    re-deriving from the same rows adds nothing.
     """
     return Score(
         id=stable_id("derived", metric, source.response_id, source.item, list(inputs)),
@@ -143,7 +107,7 @@ def derived_score(
         metric=metric,
         item=source.item,
         value=value,
-        details={**details, DERIVED: by},
+        details=Score.details_with(details, reason=reason, derived_by=by),
     )
 
 
@@ -157,7 +121,8 @@ class NormalizedEntailment(Metric):
     """
 
     name: ClassVar[str] = "norm_entail"
-    requires: ClassVar[tuple[str, ...]] = ("score:entail", "score:hit", "family:original")
+    # hit on the baseline is read only where its entailment is missing, so it is no requirement
+    requires: ClassVar[tuple[str, ...]] = ("score:entail", "baseline")
 
     def before(self, joined: Joined, baselines: set[str]) -> dict[tuple[str, str, str], bool]:
         """(parent example, model, setting) -> correct on the unperturbed example."""
@@ -186,17 +151,26 @@ class NormalizedEntailment(Metric):
             correct = before.get((case.parent_example, score.model, score.setting))
             details: dict[str, Any] = {}
             value: float | None = None
+            reason: str | None = None
             if response is not None and response.error is not None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif correct is None:
-                details["reason"] = "no response to the original example"
+                reason = "no response to the original example"
             elif not correct:
-                details["reason"] = "not correct before perturbation"
+                reason = "not correct before perturbation"
             else:
-                value = score.value
+                value, reason = score.value, score.reason
                 details = dict(score.details)
             out.append(
-                derived_score(self.name, self.name, score, value, details, inputs=[score.id, str(correct)])
+                derived_score(
+                    self.name,
+                    self.name,
+                    score,
+                    value,
+                    details,
+                    inputs=[score.id, str(correct)],
+                    reason=reason,
+                )
             )
         return out
 
@@ -224,7 +198,7 @@ class BothVariants(Metric):
             spec = families.get(score.family)
             if case is None or spec is None or self.name not in spec.metrics:
                 continue
-            if score.details.get(DERIVED) == self.name or not case.parent_seed or not case.variant:
+            if score.derived_by == self.name or not case.parent_seed or not case.variant:
                 continue
             order[score.family] = tuple(spec.options.get("variants", ()))
             key = (score.family, case.parent_seed, score.model, score.setting, score.metric)
@@ -242,16 +216,23 @@ class BothVariants(Metric):
             }
             missing = sorted(set(wanted) - set(by_variant))
             value: float | None = None
+            reason: str | None = None
             if missing:
-                details["reason"] = f"no score for variant(s) {missing}"
+                reason = f"no score for variant(s) {missing}"
             elif any(s.value is None for s in ordered):
-                details["reason"] = "a variant has no value"
+                reason = "a variant has no value"
             else:
                 value = min(float(s.value) for s in ordered if s.value is not None)
             first = ordered[0].model_copy(update={"family": family, "model": model, "setting": setting})
             merged.append(
                 derived_score(
-                    self.name, f"{metric}{self.SUFFIX}", first, value, details, inputs=[s.id for s in ordered]
+                    self.name,
+                    f"{metric}{self.SUFFIX}",
+                    first,
+                    value,
+                    details,
+                    inputs=[s.id for s in ordered],
+                    reason=reason,
                 )
             )
         return merged
@@ -267,6 +248,51 @@ METRICS: Registry[type[Metric]] = Registry(
 )
 
 
+def derived_for(configured: Sequence[str], families: Mapping[str, Any]) -> list[str]:
+    """Derived metrics configured (``score.metrics``) or declared by ``families``, in dependency order."""
+    names = [n for n in configured if n in METRICS]
+    for name in sorted(families):
+        names.extend(families[name].metrics)
+    return derive_order(names)
+
+
+def _present(joined: Joined, families: Mapping[str, Any]) -> dict[str, Any]:
+    found = {c.family for c in joined.cases.values()}
+    return {name: spec for name, spec in families.items() if name in found}
+
+
+def unmet_notes(
+    joined: Joined,
+    families: Mapping[str, Any],
+    configured: Sequence[str] = (),
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
+    """One note per requirement of a derived metric the run computes that its rows do not meet."""
+    present = _present(joined, families)
+    notes = []
+    for name in derived_for(configured, present):
+        metric = METRICS.get(name)((options or {}).get(name, {}))
+        notes += [f"{name}: not derived - {reason}" for reason in metric.unmet(joined, present)]
+    return notes
+
+
+def missing_scorers(
+    scorers: Iterable[str],
+    derived: Iterable[str],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[tuple[str, str]]:
+    """(derived metric, scorer) for each ``score:`` requirement no scorer in ``scorers`` meets."""
+    running = set(scorers) | set(derived)
+    out = []
+    for name in dict.fromkeys(derived):
+        metric = METRICS.get(name)((options or {}).get(name, {}))
+        for need in metric.requirements():
+            kind, _, what = need.partition(":")
+            if kind == "score" and what not in running:
+                out.append((name, what))
+    return out
+
+
 def derive_order(names: Iterable[str]) -> list[str]:
     """Derived metrics in dependency order: those that read every score (``*``) last."""
     unique = list(dict.fromkeys(names))
@@ -275,123 +301,14 @@ def derive_order(names: Iterable[str]) -> list[str]:
     ]
 
 
-@dataclass(frozen=True)
-class Aggregate:
-    """Mean of one group's values with its bootstrap interval, and what had no value."""
-
-    key: tuple[Hashable, ...]
-    n: int
-    mean: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_missing: int
-    missing_reasons: dict[str, int]
-
-
-def aggregate(
-    rows: Iterable[Score],
-    key: Callable[[Score], tuple[Hashable, ...]],
-    *,
-    n_boot: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    namespace: str = "bootstrap",
-    seed_key: Callable[[tuple[Hashable, ...]], object] | None = None,
-) -> list[Aggregate]:
-    """Group rows by ``key`` and give each group's mean and percentile-bootstrap interval.
-
-    ``n_boot=0`` skips the bootstrap (no interval). Each group's resampling is seeded with a
-    hash of (``namespace``, ``seed``, the group key or ``seed_key(key)``), and its values are
-    resampled in the order of their response ids, not the order they were stored in (which
-    follows when each answer came back), so the same rows always give the same interval. Rows
-    whose value is None are counted with their reason.
-    """
-    if n_boot != 0:
-        check_options(n_boot, confidence)
-    values: dict[tuple[Hashable, ...], list[tuple[str, str, float]]] = defaultdict(list)
-    missing: dict[tuple[Hashable, ...], Counter[str]] = defaultdict(Counter)
-    for score in rows:
-        group = key(score)
-        if score.value is None:
-            missing[group][str(score.details.get("reason", "not computed"))] += 1
-        else:
-            values[group].append((score.response_id, score.item or "", float(score.value)))
-    out = []
-    for group in sorted(set(values) | set(missing), key=lambda k: tuple(map(str, k))):
-        found = [value for _, _, value in sorted(values.get(group, []))]
-        reasons = missing.get(group, Counter())
-        mean = low = high = None
-        if found:
-            if n_boot:
-                label = seed_key(group) if seed_key is not None else group
-                group_seed = int(stable_id(namespace, seed, label, length=8), 16)
-                mean, low, high = bootstrap_ci(found, n_boot=n_boot, confidence=confidence, seed=group_seed)
-            else:
-                mean = math.fsum(found) / len(found)
-        out.append(
-            Aggregate(group, len(found), mean, low, high, sum(reasons.values()), dict(reasons.most_common()))
-        )
-    return out
-
-
-def direction(metric: str) -> bool | None:
-    """Whether a higher value of ``metric`` is better, as its scorer or derived metric declares."""
-    base = metric.removesuffix(BothVariants.SUFFIX)
-    if base in SCORERS:
-        return SCORERS.get(base).higher_is_better
-    if base in METRICS:
-        return METRICS.get(base).higher_is_better
-    return None
-
-
-def summarize(
-    scores: Iterable[Score], *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> list[SummaryRow]:
-    """Summary rows grouped by (family, model, setting, metric) over the latest scores, sorted by that key.
-
-    Per-item scores (``item`` set, e.g. one per claim) are pooled into their metric's row.
-    """
-    groups = aggregate(
-        latest_scores(scores),
-        lambda s: (s.family, s.model, s.setting, s.metric),
-        n_boot=n_boot,
-        confidence=confidence,
-        seed=seed,
-    )
-    return [
-        SummaryRow(
-            family=str(g.key[0]),
-            model=str(g.key[1]),
-            setting=str(g.key[2]),
-            metric=str(g.key[3]),
-            n=g.n,
-            mean=g.mean,
-            ci_low=g.ci_low,
-            ci_high=g.ci_high,
-            n_missing=g.n_missing,
-            missing_reasons=g.missing_reasons,
-            higher_is_better=direction(str(g.key[3])),
-        )
-        for g in groups
-    ]
-
-
 __all__ = [
-    "DEFAULT_GROUP",
-    "DERIVED",
-    "JOIN_FIELDS",
     "METRICS",
-    "NO_GENERATOR",
-    "Aggregate",
     "BothVariants",
-    "Joined",
     "Metric",
     "NormalizedEntailment",
-    "aggregate",
-    "category_of",
     "derive_order",
+    "derived_for",
     "derived_score",
-    "direction",
-    "latest_scores",
-    "summarize",
+    "missing_scorers",
+    "unmet_notes",
 ]

@@ -16,7 +16,7 @@ which would make every such response an EM miss though the answer itself is exac
 F1 also try the response with such lead-ins stripped (:func:`strip_answer_prefix`) and keep
 the better value; ``details["stripped"]`` says when the stripped form was used.
 
-A response that failed gets ``None`` with ``{"reason": "response failed"}``; it is counted as
+A response that failed gets ``None`` with the reason "response failed"; it is counted as
 missing in the summary, never as wrong.
 """
 
@@ -42,8 +42,8 @@ _LEAD_IN = re.compile(
     )\s*""",
     re.IGNORECASE | re.VERBOSE,
 )
-FAILED = ScoreValue(None, {"reason": "response failed"})
-NO_EXPECTED = ScoreValue(None, {"reason": "test case has no expected answers"})
+FAILED = ScoreValue(None, reason="response failed")
+NO_EXPECTED = ScoreValue(None, reason="test case has no expected answers")
 
 
 def strip_answer_prefix(text: str) -> str:

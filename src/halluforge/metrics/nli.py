@@ -134,7 +134,7 @@ class Entailment(Scorer):
         """Entailment for every pair in one batched pass over all (response, gold) combinations."""
         model = self._model()
         if model is None:
-            return [ScoreValue(None, {"reason": NO_MODEL_REASON}) for _ in pairs]
+            return [ScoreValue(None, reason=NO_MODEL_REASON) for _ in pairs]
         flat: list[tuple[str, str]] = []
         owners: list[int] = []
         for index, (case, response) in enumerate(pairs):
@@ -148,7 +148,7 @@ class Entailment(Scorer):
         values = []
         for results in per_case:
             if not results:
-                values.append(ScoreValue(None, {"reason": "no gold answer to entail"}))
+                values.append(ScoreValue(None, reason="no gold answer to entail"))
                 continue
             hit = any(entailed for entailed, _ in results)
             values.append(

@@ -280,7 +280,7 @@ class _TextMetric(Scorer):
         """Score every response against its reference or the disengagement answers."""
         why = self.unavailable()
         if why is not None:
-            return [ScoreValue(None, {"reason": why}) for _ in pairs]
+            return [ScoreValue(None, reason=why) for _ in pairs]
         texts = [response.text for _, response in pairs]
         if not self.disengage:
             values = self.pair_scores(texts, [reference_of(case) for case, _ in pairs])

@@ -29,11 +29,12 @@ from typing import Any
 import numpy as np
 
 from halluforge.errors import ConfigError
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
 from halluforge.metrics.stats import bootstrap_ci, percentile_interval
 from halluforge.records import Annotation
 from halluforge.reports.cases import latest_labels
 from halluforge.reports.model import Paragraph, Section, Table, aligned
+from halluforge.reports.sections import ReportInputs
 from halluforge.reports.tables import metric_label
 
 TITLE = "Human labels"
@@ -251,4 +252,33 @@ def agreement_section(
     return section
 
 
-__all__ = ["TITLE", "agreement_section", "case_validity", "kappa", "kappa_interval", "response_agreement"]
+def labels_section(inputs: ReportInputs) -> Section | None:
+    """The "Human labels" section of a run with labels (None without), or why it has no figures."""
+    if not inputs.annotations:
+        return None
+    directions = {row.metric: row.higher_is_better for row in inputs.summary.rows}
+    try:
+        section = agreement_section(
+            inputs.joined,
+            inputs.annotations,
+            directions,
+            n_boot=inputs.n_boot,
+            confidence=inputs.confidence,
+            seed=inputs.seed,
+        )
+    except ConfigError as exc:
+        return Section(title=TITLE, blocks=[Paragraph(text=f"Agreement not computed: {exc}")])
+    if section is None:
+        return Section(title=TITLE, blocks=[Paragraph(text="No labels in force.")])
+    return section
+
+
+__all__ = [
+    "TITLE",
+    "agreement_section",
+    "case_validity",
+    "kappa",
+    "kappa_interval",
+    "labels_section",
+    "response_agreement",
+]

@@ -1,6 +1,7 @@
 """Analyses across families and models, as report sections built on the metric layer.
 
-Each analysis groups joined rows with :func:`halluforge.metrics.layer.aggregate` and returns an
+Each analysis breaks joined rows down by named join fields
+(:func:`halluforge.metrics.aggregate.breakdown`) and returns an
 :class:`Analysis`: report-model blocks plus the same figures as a JSON-able dict.
 
 - :func:`transferability_matrix`: generator model x target model, self- vs cross-attack
@@ -15,11 +16,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from halluforge.metrics.layer import NO_GENERATOR, Joined, aggregate
+from halluforge.family import metadata_of
+from halluforge.metrics.aggregate import breakdown
+from halluforge.metrics.joined import POSITIONS, Joined, answer_third, attack_of
+from halluforge.metrics.summary import Summary
 from halluforge.records import Score, TestCase
 from halluforge.reports.markdown import render_block
 from halluforge.reports.model import Paragraph, Section, Table, aligned
-from halluforge.reports.summary import Summary
 from halluforge.reports.tables import metric_label, order_metrics
 
 
@@ -51,6 +54,12 @@ def _usable(joined: Joined, metric: str, settings: Sequence[str] | None, family:
     ]
 
 
+#: the join fields of the transferability matrix: generator model x target model
+TRANSFER_FIELDS = ("generator", "model")
+#: the join fields of the answer-position breakdown
+POSITION_FIELDS = ("model", "setting", "position")
+
+
 def transferability_matrix(
     joined: Joined,
     *,
@@ -69,28 +78,19 @@ def transferability_matrix(
     """
     rows = _usable(joined, metric, None if setting is None else (setting,), family)
     matched = [s for s in rows if joined.case(s) is not None]
-    groups = aggregate(matched, lambda s: (joined.field(s, "generator"), s.model), n_boot=n_boot, seed=seed)
-    cells: list[dict[str, Any]] = []
-    pooled: dict[str, list[Score]] = {"self": [], "cross": [], "none": []}
-    for group in groups:
-        generator, target = str(group.key[0]), str(group.key[1])
-        attack = "none" if generator == NO_GENERATOR else ("self" if generator == target else "cross")
-        cells.append(
-            {
-                "generator": generator,
-                "target": target,
-                "attack": attack,
-                "mean": group.mean,
-                "n": group.n,
-                "ci_low": group.ci_low,
-                "ci_high": group.ci_high,
-            }
-        )
-    for score in matched:
-        generator = joined.field(score, "generator")
-        attack = "none" if generator == NO_GENERATOR else ("self" if generator == score.model else "cross")
-        pooled[attack].append(score)
-    pooled_means = {k: aggregate(v, lambda s: (), n_boot=0) for k, v in pooled.items()}
+    cells: list[dict[str, Any]] = [
+        {
+            "generator": str(group.get("generator")),
+            "target": str(group.get("model")),
+            "attack": attack_of(str(group.get("generator")), str(group.get("model"))),
+            "mean": group.mean,
+            "n": group.n,
+            "ci_low": group.ci_low,
+            "ci_high": group.ci_high,
+        }
+        for group in breakdown(joined, matched, TRANSFER_FIELDS, n_boot=n_boot, seed=seed)
+    ]
+    pooled = {str(g.get("attack")): g for g in breakdown(joined, matched, ("attack",), n_boot=0)}
     generators = sorted({c["generator"] for c in cells})
     targets = sorted({c["target"] for c in cells})
     by_key = {(c["generator"], c["target"]): c for c in cells}
@@ -115,40 +115,31 @@ def transferability_matrix(
             table.rows.append(row)
         table.notes.append("Bold cells are self-attacks (the target model forged the test cases).")
         for attack in ("self", "cross"):
-            if pooled[attack]:
-                mean = _pct(pooled_means[attack][0].mean)
-                table.notes.append(f"{attack.capitalize()}-attack mean: {mean} (n={len(pooled[attack])}).")
+            if attack in pooled:
+                found = pooled[attack]
+                table.notes.append(f"{attack.capitalize()}-attack mean: {_pct(found.mean)} (n={found.n}).")
         blocks.append(table)
     data: dict[str, Any] = {
         "metric": metric,
         "setting": setting,
         "family": family,
         "cells": cells,
-        "self_mean": pooled_means["self"][0].mean if pooled["self"] else None,
-        "self_n": len(pooled["self"]),
-        "cross_mean": pooled_means["cross"][0].mean if pooled["cross"] else None,
-        "cross_n": len(pooled["cross"]),
+        "self_mean": pooled["self"].mean if "self" in pooled else None,
+        "self_n": pooled["self"].n if "self" in pooled else 0,
+        "cross_mean": pooled["cross"].mean if "cross" in pooled else None,
+        "cross_n": pooled["cross"].n if "cross" in pooled else 0,
         "scores_without_test_case": len(rows) - len(matched),
     }
     return Analysis(blocks, data)
 
 
-POSITIONS = ("first", "middle", "last")
-_POSITION_ALIASES = {"start": "first", "begin": "first", "mid": "middle", "end": "last"}
-
-
 def answer_position(case: TestCase) -> str | None:
     """The third of the evidence holding the answer: "first", "middle", "last", or None.
 
-    Reads ``metadata["answer_position"]``: one of those words, or a relative offset in [0, 1].
+    Reads the case's ``answer_position`` (:class:`~halluforge.family.CaseMetadata`): one of those
+    words, or a relative offset in [0, 1] (:func:`~halluforge.metrics.joined.answer_third`).
     """
-    raw = case.metadata.get("answer_position")
-    if isinstance(raw, str):
-        word = _POSITION_ALIASES.get(raw.strip().lower(), raw.strip().lower())
-        return word if word in POSITIONS else None
-    if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 1:
-        return POSITIONS[min(2, int(raw * 3))]
-    return None
+    return answer_third(metadata_of(case).answer_position)
 
 
 def answer_position_breakdown(
@@ -165,16 +156,9 @@ def answer_position_breakdown(
     """
     cases = {i: c for i, c in joined.cases.items() if family is None or c.family == family}
     position_counts: Counter[str] = Counter(answer_position(c) or "unknown" for c in cases.values())
-
-    def position(score: Score) -> str | None:
-        case = cases.get(score.test_case_id)
-        return answer_position(case) if case is not None else None
-
-    placed = [s for s in _usable(joined, metric, settings, family) if position(s) is not None]
-    groups = aggregate(placed, lambda s: (s.model, s.setting, position(s) or ""), n_boot=0)
+    placed = [s for s in _usable(joined, metric, settings, family) if joined.field(s, "position")]
     cells: list[dict[str, Any]] = [
-        {"model": g.key[0], "setting": g.key[1], "position": g.key[2], "mean": g.mean, "n": g.n}
-        for g in groups
+        {**g.fields, "mean": g.mean, "n": g.n} for g in breakdown(joined, placed, POSITION_FIELDS, n_boot=0)
     ]
     known = sum(position_counts[p] for p in POSITIONS)
     shares = {p: (position_counts[p] / known if known else None) for p in POSITIONS}
@@ -267,7 +251,7 @@ def analyses_section(joined: Joined, summary: Summary, *, metric: str = "hit") -
     """Every analysis the run has data for, as one "Analyses" section (None when there is none).
 
     Transferability needs forged test cases with a generator model, the position breakdown
-    needs ``metadata["answer_position"]``, the few-shot delta needs both few-shot settings.
+    needs cases with an ``answer_position``, the few-shot delta needs both few-shot settings.
     """
     section = Section(title="Analyses")
     cases = list(joined.cases.values())
@@ -290,6 +274,8 @@ def analyses_section(joined: Joined, summary: Summary, *, metric: str = "hit") -
 
 __all__ = [
     "POSITIONS",
+    "POSITION_FIELDS",
+    "TRANSFER_FIELDS",
     "Analysis",
     "analyses_section",
     "answer_position",

@@ -1,9 +1,13 @@
-"""Build a run's :class:`~halluforge.reports.model.Report` from its summary and joined rows.
+"""Build a run's :class:`~halluforge.reports.model.Report`: every section asked for its content.
 
 The report has, in order: one section per family (its title from the family spec, then each
-section its spec names: ``table`` is the paper-shaped results table, ``invite`` is INVITE
-Table 2), the notes, the counts and the cross-family analyses. Sections are looked up in
-:data:`halluforge.reports.sections.SECTIONS` by name, where each family's spec brings its own.
+section kind its spec names: ``table`` is the paper-shaped results table, ``recall`` RECALL's
+tables...), the notes, the counts, the cross-family analyses, the run-wide sections families
+asked for (``invite``: INVITE Table 2) and, when people labelled anything, the agreement with
+their labels. Section kinds are looked up in :data:`halluforge.reports.sections.SECTIONS` by
+name, where each family's spec brings its own. Sections read the summary and the joined rows
+(:class:`~halluforge.reports.sections.ReportInputs`) and aggregate through the metric layer;
+the report stage only renders what this returns.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from halluforge.family import Family
+from halluforge.reports.agreement import labels_section
 from halluforge.reports.analyses import analyses_section
 from halluforge.reports.model import Paragraph, Report, Section
 from halluforge.reports.sections import SECTIONS, ReportInputs
@@ -47,9 +52,15 @@ def build_report(inputs: ReportInputs, families: Mapping[str, Family]) -> Report
     analyses = analyses_section(inputs.joined, summary)
     if analyses is not None:
         report.sections.append(analyses)
+        report.figures["analyses"] = analyses.data
     for kind_name, asked in run_wide.items():
         kind = SECTIONS.get(kind_name)
         report.sections.append(Section(title=kind.title or kind_name, blocks=kind.build(inputs, asked)))
+    labels = labels_section(inputs)
+    if labels is not None:
+        report.sections.append(labels)
+        if "annotations" in labels.data:
+            report.figures["annotations"] = labels.data["annotations"]
     return report
 
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from halluforge.metrics.layer import latest_scores
+from halluforge.metrics.joined import latest_scores
 from halluforge.records import Annotation, Response, Score, TestCase
 
 #: test cases the HTML report embeds by default; the viewer pages through all of them
@@ -39,13 +39,7 @@ def _label(note: Annotation) -> dict[str, Any]:
 
 
 def _score(score: Score) -> dict[str, Any]:
-    reason = score.details.get("reason")
-    return {
-        "metric": score.metric,
-        "item": score.item,
-        "value": score.value,
-        "reason": None if reason is None else str(reason),
-    }
+    return {"metric": score.metric, "item": score.item, "value": score.value, "reason": score.reason}
 
 
 def case_payload(

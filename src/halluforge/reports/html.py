@@ -21,11 +21,15 @@ import hashlib
 import html
 import json
 import os
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any, cast
 
+from halluforge.errors import ConfigError
+from halluforge.family import Family
 from halluforge.reports.model import Paragraph, Report, Section, Table
 from halluforge.reports.plots import Plot
+from halluforge.reports.sections import ReportInputs
 
 _BUNDLE: dict[str, str] = {}
 
@@ -212,4 +216,35 @@ def render_html(
     )
 
 
-__all__ = ["asset", "inline_script", "render_html", "render_table", "script_json", "vega_bundle"]
+def report_page(
+    inputs: ReportInputs, report: Report, families: Mapping[str, Family], *, max_cases: int | None = None
+) -> str:
+    """``report.html`` of a run: the report, its plots (when Altair is installed) and the case browser."""
+    from halluforge.reports.cases import MAX_CASES, report_cases
+    from halluforge.reports.plots import run_plots
+
+    joined = inputs.joined
+    note = None
+    try:
+        plots = run_plots(inputs.summary, joined, families, report.figures.get("analyses", {}))
+    except ConfigError as exc:
+        plots, note = [], f"No plots: {exc}"
+    browser = report_cases(
+        list(joined.cases.values()),
+        joined.responses.values(),
+        joined.scores,
+        inputs.annotations,
+        max_cases=MAX_CASES if max_cases is None else max_cases,
+    )
+    return render_html(report, plots=plots, cases=browser, plot_note=note)
+
+
+__all__ = [
+    "asset",
+    "inline_script",
+    "render_html",
+    "render_table",
+    "report_page",
+    "script_json",
+    "vega_bundle",
+]

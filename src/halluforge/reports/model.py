@@ -68,12 +68,17 @@ class Section(BaseModel):
 
 
 class Report(BaseModel):
-    """A whole report: its title and sections in reading order."""
+    """A whole report: its title and sections in reading order.
+
+    ``figures`` holds what sections computed besides their blocks, by name (the analyses, the
+    agreement with human labels), for ``summary.json`` and the plots.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     title: str
     sections: list[Section] = Field(default_factory=list)
+    figures: dict[str, Any] = Field(default_factory=dict)
 
 
 __all__ = ["Align", "Block", "Paragraph", "Report", "Section", "Table", "aligned"]

@@ -27,8 +27,9 @@ from typing import Any
 
 from halluforge.errors import ConfigError
 from halluforge.family import Family
-from halluforge.metrics.layer import Joined, aggregate, category_of
-from halluforge.reports.summary import Summary
+from halluforge.metrics.aggregate import breakdown
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary
 from halluforge.reports.tables import metric_label, order_metrics
 
 #: metrics preferred for the one-metric plots, in order
@@ -201,9 +202,10 @@ def invite_rates(
     rows = [s for s in joined.of_metric(INVITE_METRIC) if s.item is None]
     if not rows:
         return None
-    groups = aggregate(
+    groups = breakdown(
+        joined,
         rows,
-        lambda s: (category_of(joined.case(s), s), s.model),
+        ("category", "model"),
         n_boot=n_boot,
         confidence=confidence,
         seed=seed,
@@ -211,8 +213,8 @@ def invite_rates(
     )
     values = [
         {
-            "category": str(g.key[0]),
-            "model": str(g.key[1]),
+            "category": str(g.get("category")),
+            "model": str(g.get("model")),
             "mean": g.mean,
             "low": g.ci_low if g.ci_low is not None else g.mean,
             "high": g.ci_high if g.ci_high is not None else g.mean,

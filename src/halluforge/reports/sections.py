@@ -10,25 +10,27 @@ family specs (:attr:`halluforge.family.Components.sections`), so a plugin family
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from halluforge.family import Family, components_of
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary
+from halluforge.records import Annotation
 from halluforge.registry import Registry
 from halluforge.reports.model import Paragraph, Table
-from halluforge.reports.summary import Summary
 from halluforge.reports.tables import family_table
 
 
 @dataclass(frozen=True)
 class ReportInputs:
-    """What a section builder may read."""
+    """What a section builder may read: the summary, the joined rows and the run's human labels."""
 
     summary: Summary
     joined: Joined
     n_boot: int = 1000
     seed: int = 0
+    annotations: Sequence[Annotation] = ()
 
     @property
     def confidence(self) -> float:

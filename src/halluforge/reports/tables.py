@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from halluforge.family import Family
+from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.reports.model import Table, aligned
-from halluforge.reports.summary import Summary, SummaryRow
 from halluforge.settings import FEW_SHOT, SETTINGS, ZERO_SHOT
 
 #: column labels of known metrics; other metrics are shown under their own name

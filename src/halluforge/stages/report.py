@@ -1,7 +1,10 @@
 """The report stage: counts, summary rows with confidence intervals, the report, and exports.
 
-Reads stored rows only (scores, derived scores included); never scores. Writes into the run
-directory: ``summary.json`` (rows with CIs, notes, counts, analyses), ``summary.md`` (the report
+Reads stored rows only (scores, derived scores included); never scores. Its path runs one way:
+the store's rows are joined and summarized on the metric layer
+(:func:`halluforge.metrics.aggregate.run_summary`), every report section is asked for its
+content (:func:`halluforge.reports.build.build_report`), and the result is rendered. Writes
+into the run directory: ``summary.json`` (rows with CIs, notes, counts, analyses), ``summary.md`` (the report
 model rendered as Markdown), ``report.html`` (the same report with plots and a case browser,
 :mod:`halluforge.reports.html`), ``test_cases.jsonl`` and ``responses.jsonl``. Counts cover what
 users need to trust the figures: seed-case buckets, test cases per family and their validity,
@@ -15,14 +18,15 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from halluforge.errors import ConfigError
-from halluforge.metrics.layer import Joined, summarize
+from halluforge.metrics.aggregate import run_summary
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, write_summary
 from halluforge.records import Annotation, Response, Score, SeedCase, Skip, TestCase
 from halluforge.reports.build import build_report
+from halluforge.reports.html import report_page
 from halluforge.reports.markdown import render_markdown
-from halluforge.reports.model import Paragraph, Report, Section
+from halluforge.reports.model import Report
 from halluforge.reports.sections import ReportInputs
-from halluforge.reports.summary import Summary, write_summary
 from halluforge.stages.context import RunContext, StageCounts
 
 
@@ -61,19 +65,6 @@ def skip_counts(skips: list[Skip]) -> dict[str, dict[str, int]]:
     return {stage: dict(c) for stage, c in sorted(out.items())}
 
 
-def notes(scores: list[Score]) -> list[str]:
-    """One line per metric that was not computed for some responses, with the reason."""
-    reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for score in scores:
-        if score.value is None:
-            reasons[score.metric][str(score.details.get("reason", "not computed"))] += 1
-    return [
-        f"{metric}: {n} not computed - {reason}"
-        for metric, counter in sorted(reasons.items())
-        for reason, n in counter.most_common()
-    ]
-
-
 def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]) -> StageCounts:
     """The counts of everything the store holds for this run."""
     failed = [r for r in responses if r.error]
@@ -95,97 +86,48 @@ def joined_rows(ctx: RunContext) -> Joined:
     return Joined.build(ctx.store.all(TestCase), ctx.store.all(Response), ctx.store.all(Score))
 
 
-def make_report(ctx: RunContext, counts: StageCounts, joined: Joined | None = None) -> tuple[Summary, Report]:
-    """Aggregate the stored scores into the summary and build the report model."""
+def make_report(
+    ctx: RunContext, counts: StageCounts, joined: Joined | None = None
+) -> tuple[Summary, Report, ReportInputs]:
+    """The summary (metric layer) and the report model (every section asked for its content)."""
     config = ctx.config.score
     joined = joined if joined is not None else joined_rows(ctx)
-    cases = list(joined.cases.values())
-    responses = list(joined.responses.values())
-    rows = summarize(
-        joined.scores, n_boot=config.bootstrap, confidence=config.confidence, seed=ctx.config.seed
-    )
-    summary = Summary(
-        rows=rows,
-        notes=notes(joined.scores),
-        counts={**counts, **run_counts(ctx, cases, responses)},
+    summary = run_summary(
+        joined,
+        ctx.families,
+        configured=config.metrics,
+        options=config.options,
+        n_boot=config.bootstrap,
         confidence=config.confidence,
+        seed=ctx.config.seed,
     )
-    families = {name: spec for name, spec in ctx.families.items()}
-    report = build_report(ReportInputs(summary, joined, config.bootstrap, ctx.config.seed), families)
-    for section in report.sections:
-        if section.data:
-            summary.counts["analyses"] = section.data
-    annotations = ctx.store.all(Annotation)
-    if annotations:
-        report.sections.append(human_section(ctx, summary, joined, annotations))
-    return summary, report
-
-
-def human_section(
-    ctx: RunContext, summary: Summary, joined: Joined, annotations: list[Annotation]
-) -> Section:
-    """The human-labels section: agreement with each automatic metric, share of valid forged cases."""
-    from halluforge.reports.agreement import TITLE, agreement_section
-
-    config = ctx.config.score
-    directions = {row.metric: row.higher_is_better for row in summary.rows}
-    try:
-        section = agreement_section(
-            joined,
-            annotations,
-            directions,
-            n_boot=config.bootstrap,
-            confidence=config.confidence,
-            seed=ctx.config.seed,
-        )
-    except ConfigError as exc:
-        return Section(title=TITLE, blocks=[Paragraph(text=f"Agreement not computed: {exc}")])
-    if section is None:
-        return Section(title=TITLE, blocks=[Paragraph(text="No labels in force.")])
-    summary.counts["annotations"] = section.data["annotations"]
-    return section
+    summary.counts = {
+        **counts,
+        **run_counts(ctx, list(joined.cases.values()), list(joined.responses.values())),
+    }
+    inputs = ReportInputs(summary, joined, config.bootstrap, ctx.config.seed, ctx.store.all(Annotation))
+    report = build_report(inputs, dict(ctx.families))
+    summary.counts.update(report.figures)  # the analyses and the agreement with human labels
+    return summary, report, inputs
 
 
 HTML_FILE = "report.html"
 
 
-def write_html(
-    ctx: RunContext, summary: Summary, report: Report, joined: Joined, *, max_cases: int | None = None
-) -> Path:
-    """Write ``report.html``: the report, its plots (when Altair is installed) and the case browser."""
-    from halluforge.reports.cases import MAX_CASES, report_cases
-    from halluforge.reports.html import render_html
-    from halluforge.reports.plots import run_plots
-
-    cases = list(joined.cases.values())
-    note = None
-    try:
-        plots = run_plots(summary, joined, ctx.families, summary.counts.get("analyses", {}))
-    except ConfigError as exc:
-        plots, note = [], f"No plots: {exc}"
-    browser = report_cases(
-        cases,
-        joined.responses.values(),
-        joined.scores,
-        ctx.store.all(Annotation),
-        max_cases=MAX_CASES if max_cases is None else max_cases,
-    )
-    path = ctx.run_dir / HTML_FILE
-    tmp = path.with_suffix(".html.tmp")
-    tmp.write_text(render_html(report, plots=plots, cases=browser, plot_note=note), encoding="utf-8")
-    tmp.replace(path)
-    return path
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)  # atomic: a killed report never leaves half a file
 
 
 async def report_stage(
     ctx: RunContext, counts: StageCounts, *, max_cases: int | None = None
 ) -> tuple[Summary, Report]:
     """Write summary.json, summary.md, report.html and the JSONL exports; return the summary and report."""
-    joined = joined_rows(ctx)
-    summary, report = make_report(ctx, counts, joined)
+    summary, report, inputs = make_report(ctx, counts)
     write_summary(summary, ctx.run_dir)
     (ctx.run_dir / "summary.md").write_text(render_markdown(report), encoding="utf-8")
-    write_html(ctx, summary, report, joined, max_cases=max_cases)
+    _write(ctx.run_dir / HTML_FILE, report_page(inputs, report, ctx.families, max_cases=max_cases))
     ctx.store.export_jsonl(TestCase, ctx.run_dir / "test_cases.jsonl")
     ctx.store.export_jsonl(Response, ctx.run_dir / "responses.jsonl")
     return summary, report
@@ -194,13 +136,10 @@ async def report_stage(
 __all__ = [
     "HTML_FILE",
     "forge_counts",
-    "human_section",
     "joined_rows",
     "make_report",
-    "notes",
     "report_stage",
     "run_counts",
     "seed_counts",
     "skip_counts",
-    "write_html",
 ]

@@ -16,11 +16,14 @@ from typing import Any
 
 from halluforge.family import Family
 from halluforge.metrics import SCORERS, ScoreContext, Scorer, ScoreValue
-from halluforge.metrics.layer import METRICS, Joined, derive_order
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import METRICS, derived_for
+from halluforge.plans import turn_item
 from halluforge.records import Response, Score, TestCase, id_maker
 from halluforge.stages.context import RunContext, StageCounts
 
 CHUNK = 256
+FAILED = "response failed"
 
 
 def scorer_names(configured: Sequence[str], families: Mapping[str, Family]) -> list[str]:
@@ -31,14 +34,6 @@ def scorer_names(configured: Sequence[str], families: Mapping[str, Family]) -> l
             if scorer not in names:
                 names.append(scorer)
     return [n for n in names if n not in METRICS]
-
-
-def derived_names(configured: Sequence[str], families: Mapping[str, Family]) -> list[str]:
-    """Derived metrics configured or declared by the present families, in dependency order."""
-    names = [n for n in configured if n in METRICS]
-    for name in sorted(families):
-        names.extend(families[name].metrics)
-    return derive_order(names)
 
 
 def _identity(name: str, ctx: ScoreContext) -> dict[str, Any]:
@@ -53,12 +48,7 @@ def _identity(name: str, ctx: ScoreContext) -> dict[str, Any]:
 def _applies(scorer: Scorer, case: TestCase, response: Response, spec: Family | None) -> bool:
     if scorer.owned and (spec is None or scorer.name not in spec.scorers):
         return False
-    if scorer.turns is None:
-        if response.turn:
-            return False
-    elif not response.turn.startswith(scorer.turns):
-        return False
-    return scorer.applies_to(case)
+    return scorer.scores_turn(response.turn) and scorer.applies_to(case)
 
 
 async def _score_metric(
@@ -85,11 +75,7 @@ async def _score_metric(
         values = iter(await scorer.ascore_batch(live))
         rows = []
         for sid, case, response in chunk:
-            value = (
-                ScoreValue(None, {"reason": "response failed"})
-                if response.error is not None
-                else next(values)
-            )
+            value = ScoreValue(None, reason=FAILED) if response.error is not None else next(values)
             rows.append(
                 Score(
                     id=sid,
@@ -99,9 +85,9 @@ async def _score_metric(
                     setting=response.setting,
                     family=case.family,
                     metric=scorer.name,
-                    item=value.details.get("item"),
+                    item=value.item or turn_item(response.turn),
                     value=value.value,
-                    details=value.details,
+                    details=Score.details_with(value.details, reason=value.reason),
                 )
             )
         ctx.store.put(rows)
@@ -134,7 +120,7 @@ def derive(
     families: Mapping[str, Family],
 ) -> None:
     """Compute and store every derived metric the present families declare."""
-    names = derived_names(ctx.config.score.metrics, families)
+    names = derived_for(ctx.config.score.metrics, families)
     if not names:
         return
     joined = Joined.build(cases.values(), responses, ctx.store.all(Score))
@@ -145,4 +131,4 @@ def derive(
         joined.add(rows)
 
 
-__all__ = ["derive", "derived_names", "score_stage", "scorer_names"]
+__all__ = ["derive", "score_stage", "scorer_names"]

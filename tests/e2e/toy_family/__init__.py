@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from halluforge.family import FAMILIES, CaseMetadata, Components, Family
 from halluforge.forge.base import ForgeContext, Generator
 from halluforge.metrics import Scorer, ScoreValue
-from halluforge.plans import Plan, Turn
+from halluforge.plans import Plan, Turn, turn_key
 from halluforge.prompts import load_template
 from halluforge.records import Claim, FieldProvenance, Provenance, Response, Skip, TestCase, stable_id
 from halluforge.reports.model import Paragraph, Table, aligned
@@ -80,7 +80,7 @@ def plan(case: TestCase, setting: str, first: Turn) -> Plan:
     checks = tuple(
         Turn(
             prompt=template.render(reply="{reply}", claim=claim.text.replace("<answer>", "{reply}")),
-            key=f"claim:{claim.id}",
+            key=turn_key("claim", claim.id),
             after=first.key,
             item=claim.id,
             max_tokens=4,
@@ -95,14 +95,13 @@ class ClaimTrue(Scorer):
 
     name: ClassVar[str] = "toy_claim_true"
     owned: ClassVar[bool] = True
-    turns: ClassVar[str | None] = "claim:"
+    turns: ClassVar[str | None] = "claim"  # scores every "claim:<id>" turn; the id becomes Score.item
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         said = response.text.strip().lower()
-        item = response.turn.removeprefix("claim:")
         if not said.startswith(("true", "false")):
-            return ScoreValue(None, {"reason": "reply is neither true nor false", "item": item})
-        return ScoreValue(1.0 if said.startswith("true") else 0.0, {"item": item})
+            return ScoreValue(None, reason="reply is neither true nor false")
+        return ScoreValue(1.0 if said.startswith("true") else 0.0)
 
 
 def section(inputs: ReportInputs, families: dict[str, Family | None]) -> list[Paragraph | Table]:

@@ -7,16 +7,9 @@ from typing import Any
 import pytest
 
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import (
-    METRICS,
-    BothVariants,
-    Joined,
-    NormalizedEntailment,
-    aggregate,
-    derive_order,
-    latest_scores,
-    summarize,
-)
+from halluforge.metrics.aggregate import aggregate, summarize
+from halluforge.metrics.joined import Joined, latest_scores
+from halluforge.metrics.layer import METRICS, BothVariants, NormalizedEntailment, derive_order
 from halluforge.records import Response, Score, TestCase
 
 FAMILY_SPECS = {name: FAMILIES.get(name) for name in ("original", "answer_swap", "context_enrich")}
@@ -71,11 +64,11 @@ def test_norm_entail_keeps_only_cases_right_before() -> None:
     assert rows[("c1", "mock/a")].value == 1.0
     assert rows[("c1", "mock/a")].details["entail_prob"] == 0.9
     assert rows[("c2", "mock/a")].value is None
-    assert rows[("c2", "mock/a")].details["reason"] == "not correct before perturbation"
+    assert rows[("c2", "mock/a")].reason == "not correct before perturbation"
     assert rows[("c3", "mock/a")].value == 0.0
-    assert rows[("c4", "mock/a")].details["reason"] == "no response to the original example"
-    assert rows[("c1", "mock/b")].details["reason"] == "not correct before perturbation"
-    assert all(r.metric == "norm_entail" and r.details["derived"] == "norm_entail" for r in rows.values())
+    assert rows[("c4", "mock/a")].reason == "no response to the original example"
+    assert rows[("c1", "mock/b")].reason == "not correct before perturbation"
+    assert all(r.metric == "norm_entail" and r.derived_by == "norm_entail" for r in rows.values())
     assert ("o1", "mock/a") not in rows  # the baseline family itself is not normalized
     # the same inputs give the same ids, so a re-derivation adds no row
     again = NormalizedEntailment().derive(joined, FAMILY_SPECS)
@@ -89,7 +82,7 @@ def test_norm_entail_says_why_when_the_response_failed() -> None:
     )
     scores = [score("o1", 1.0, family="original"), score("c1", None, details={"reason": "response failed"})]
     (row,) = NormalizedEntailment().derive(Joined.build(cases, [failed], scores), FAMILY_SPECS)
-    assert row.value is None and row.details["reason"] == "response failed"
+    assert row.value is None and row.reason == "response failed"
 
 
 def ce_case(seed: str, variant: str) -> TestCase:
@@ -130,7 +123,7 @@ def test_both_variants_needs_every_variant_right() -> None:
     assert merged[("s2", "mock/a", "em_both")].value == 0.0
     assert merged[("s2", "mock/a", "em_both")].details["variants"] == {"question": 1.0, "evidence": 0.0}
     assert merged[("s3", "mock/a", "em_both")].value is None
-    assert "question" in merged[("s3", "mock/a", "em_both")].details["reason"]
+    assert "question" in (merged[("s3", "mock/a", "em_both")].reason or "")
     assert merged[("s4", "mock/a", "f1_both")].value == 0.5
     assert merged[("s1", "mock/b", "em_both")].value is None
     first = merged[("s1", "mock/a", "em_both")]

@@ -170,7 +170,7 @@ def test_load_nli_reuses_the_loaded_model(models: dict[str, Path]) -> None:
 
 def test_without_nli_model_values_are_none_with_the_reason() -> None:
     values = Entailment(ScoreContext()).score_batch([(case(), response("william shakespeare"))])
-    assert values[0].value is None and values[0].details == {"reason": NO_MODEL_REASON}
+    assert values[0].value is None and values[0].reason == NO_MODEL_REASON and values[0].details == {}
     assert "not computed" in NO_MODEL_REASON and "cross-encoder/nli-deberta-v3-base" in NO_MODEL_REASON
 
 
@@ -212,5 +212,5 @@ def test_any_gold_counts_and_all_pairs_go_in_one_batch(keyword: KeywordNLI) -> N
     ]
     values = Entailment(ScoreContext(nli_model="fake")).score_batch(pairs)
     assert [v.value for v in values] == [1.0, 0.0, None]
-    assert values[2].details["reason"] == "no gold answer to entail"
+    assert values[2].reason == "no gold answer to entail"
     assert len(keyword.calls) == 1 and len(keyword.calls[0]) == 4

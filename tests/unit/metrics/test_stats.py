@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from halluforge.errors import ConfigError, DataError
-from halluforge.metrics.layer import latest_scores, summarize
+from halluforge.metrics.aggregate import summarize
+from halluforge.metrics.joined import latest_scores
 from halluforge.metrics.stats import bootstrap_ci, paired_t_test
 from halluforge.records import Score
 

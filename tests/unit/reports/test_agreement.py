@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
 from halluforge.records import Annotation, Response, Score, TestCase
 from halluforge.reports.agreement import agreement_section, kappa, kappa_interval, response_agreement
 from halluforge.reports.cases import latest_labels

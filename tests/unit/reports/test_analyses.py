@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.records import Provenance, Score, TestCase
 from halluforge.reports.analyses import (
     analyses_section,
@@ -17,7 +18,6 @@ from halluforge.reports.analyses import (
 )
 from halluforge.reports.markdown import render_section
 from halluforge.reports.model import Table
-from halluforge.reports.summary import Summary, SummaryRow
 
 
 def _case(cid: str, generator: str | None = None, position: object = None) -> TestCase:

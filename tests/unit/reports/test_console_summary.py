@@ -8,12 +8,12 @@ import pytest
 from rich.console import Console
 
 from halluforge.family import FAMILIES, Family
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.reports.build import build_report
 from halluforge.reports.console import print_report
 from halluforge.reports.markdown import render_markdown
 from halluforge.reports.sections import ReportInputs
-from halluforge.reports.summary import Summary, SummaryRow
 
 
 def _families() -> dict[str, Family]:

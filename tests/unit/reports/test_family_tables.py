@@ -10,13 +10,14 @@ import pytest
 
 from halluforge.errors import DataError
 from halluforge.family import FAMILIES, Family
-from halluforge.metrics.layer import Joined, summarize
+from halluforge.metrics.aggregate import summarize
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, SummaryRow, load_summary, write_summary
 from halluforge.records import Score
 from halluforge.reports.build import build_report
 from halluforge.reports.markdown import cell_text, render_block, render_markdown, render_table
 from halluforge.reports.model import Paragraph, Table
 from halluforge.reports.sections import SECTIONS, ReportInputs
-from halluforge.reports.summary import Summary, SummaryRow, load_summary, write_summary
 from halluforge.reports.tables import (
     count_tables,
     family_table,

@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.records import Score, TestCase
 from halluforge.reports.plots import drop_plot, invite_rates, position_lines, setting_bars, transfer_heatmap
-from halluforge.reports.summary import Summary, SummaryRow
 
 pytest.importorskip("altair")
 

@@ -16,10 +16,9 @@ PROMPTS = family_prompts(__file__)
 
 
 class AnswerSwapMetadata(CaseMetadata):
-    """What the answer-swap generator records about each case."""
+    """What the answer-swap generator records about each case (``answer_position`` is on the base)."""
 
     answer_type: str | None = None
-    answer_position: float | str | None = None
     occurrences: int | None = None
     similarity: float | None = None
 

@@ -33,6 +33,8 @@ PROMPTS = family_prompts(__file__)
 NAME = "claims"
 #: the tag every claim carries, filled with an answer before a claim is judged
 ANSWER_TAG = "<answer>"
+#: the kinds of the later turns of the plan (keys ``"claim:<id>"``, ``"gt:<id>"``, ``"whole"``...)
+CLAIM_TURN, GOLD_CLAIM_TURN, WHOLE_TURN, TAGS_TURN, GOLD_TAGS_TURN = "claim", "gt", "whole", "tags", "gt_tags"
 _HERE = "halluforge.families.claims"
 
 
@@ -44,7 +46,7 @@ class ClaimsMetadata(CaseMetadata):
     type_claim: str = "c1"
     decomposition: str = "rule"
     problems: list[str] = Field(default_factory=list)
-    category: str | None = None
+    source: str | None = None
 
 
 FAMILY = Family(
@@ -73,8 +75,13 @@ FAMILY = Family(
 
 __all__ = [
     "ANSWER_TAG",
+    "CLAIM_TURN",
     "FAMILY",
+    "GOLD_CLAIM_TURN",
+    "GOLD_TAGS_TURN",
     "NAME",
     "PROMPTS",
+    "TAGS_TURN",
+    "WHOLE_TURN",
     "ClaimsMetadata",
 ]

@@ -30,16 +30,22 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, WHOLE_TURN, ClaimsMetadata
 from halluforge.metrics.base import Scorer, ScoreValue
-from halluforge.metrics.layer import Joined, Metric, derived_score
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import Metric, derived_score
+from halluforge.plans import turn_item
 from halluforge.records import Response, Score, TestCase
 from halluforge.textkit.overlap import restates
 
 Verdict = Literal["true", "false", "idk"]
 ParseMode = Literal["robust", "paper"]
 VERDICT_VALUE: dict[Verdict, float] = {"true": 1.0, "false": 0.0, "idk": 0.0}
+#: where a verdict score keeps which verdict it read (:func:`verdict_of`)
+VERDICT_KEY = "verdict"
 _NEGATION = re.compile(
     r"\b(not|never|no|none|neither|nor|cannot|didn't|doesn't|isn't|wasn't|aren't|weren't)\b|n't\b"
 )
@@ -90,7 +96,13 @@ def claim_of(response: Response) -> str:
 
 def unfilled(case: TestCase, claim: str) -> list[str]:
     """The case's tags still left in a filled-in claim."""
-    return [t for t in case.metadata.get("tags") or [] if t in claim]
+    return [t for t in ClaimsMetadata.of(case).tags if t in claim]
+
+
+def verdict_of(score: Score) -> Verdict | None:
+    """The verdict a ``*_verdict`` score read from its reply (None for other scores)."""
+    found = score.details.get(VERDICT_KEY)
+    return found if found in VERDICT_VALUE else None
 
 
 class ClaimVerdict(Scorer):
@@ -98,26 +110,25 @@ class ClaimVerdict(Scorer):
 
     name: ClassVar[str] = "claim_verdict"
     owned: ClassVar[bool] = True
-    turns: ClassVar[str | None] = "claim:"
-    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "metric", "item")
+    turns: ClassVar[str | None] = CLAIM_TURN
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
-        item = response.turn.split(":", 1)[1]
+        item = turn_item(response.turn)
         claim = claim_of(response)
-        details: dict[str, Any] = {"item": item, "type_claim": item == case.metadata.get("type_claim", "c1")}
+        details: dict[str, Any] = {"type_claim": item == ClaimsMetadata.of(case).type_claim}
         missing = unfilled(case, claim)
         if missing:
-            return ScoreValue(0.0, {**details, "verdict": "idk", "reason": f"unfilled tag(s) {missing}"})
+            return ScoreValue(0.0, {**details, VERDICT_KEY: "idk"}, reason=f"unfilled tag(s) {missing}")
         mode: ParseMode = "paper" if self.ctx.options.get("parse_mode") == "paper" else "robust"
         verdict = parse_verdict(response.text, claim, mode)
-        return ScoreValue(VERDICT_VALUE[verdict], {**details, "verdict": verdict})
+        return ScoreValue(VERDICT_VALUE[verdict], {**details, VERDICT_KEY: verdict})
 
 
 class GroundTruthClaimVerdict(ClaimVerdict):
     """``gt_claim_verdict``: the same claims filled with the gold answer, judged by the same target."""
 
     name: ClassVar[str] = "gt_claim_verdict"
-    turns: ClassVar[str | None] = "gt:"
+    turns: ClassVar[str | None] = GOLD_CLAIM_TURN
 
 
 class WholeVerdict(Scorer):
@@ -125,12 +136,12 @@ class WholeVerdict(Scorer):
 
     name: ClassVar[str] = "whole_verdict"
     owned: ClassVar[bool] = True
-    turns: ClassVar[str | None] = "whole"
+    turns: ClassVar[str | None] = WHOLE_TURN
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         mode: ParseMode = "paper" if self.ctx.options.get("parse_mode") == "paper" else "robust"
         verdict = parse_verdict(response.text, "", mode)
-        return ScoreValue(VERDICT_VALUE[verdict], {"verdict": verdict})
+        return ScoreValue(VERDICT_VALUE[verdict], {VERDICT_KEY: verdict})
 
 
 def score_t(
@@ -146,6 +157,41 @@ def score_t(
     return sum(v for v in values if v is not None) / len(counted), ""
 
 
+@dataclass(frozen=True)
+class AnswerFigures:
+    """What a ``score_t`` row records about its answer: correctness (by which metric) and the baseline."""
+
+    correct: float | None
+    correct_by: str
+    whole: float | None
+    n_claims: int
+
+    @classmethod
+    def of(cls, score: Score) -> AnswerFigures:
+        """The figures stored in a ``score_t`` or ``score_t_gt`` row's details."""
+        found = score.details
+
+        def number(key: str) -> float | None:
+            value = found.get(key)
+            return None if value is None else float(value)
+
+        return cls(
+            number("correct"),
+            str(found.get("correct_by", "")),
+            number("whole"),
+            int(found.get("n_claims", 0)),
+        )
+
+    def details(self) -> dict[str, Any]:
+        """As stored in a row's details."""
+        return {
+            "correct": self.correct,
+            "correct_by": self.correct_by,
+            "whole": self.whole,
+            "n_claims": self.n_claims,
+        }
+
+
 class ScoreT(Metric):
     """``score_t`` and ``score_t_gt`` per answer of a ``claims`` case (see the module docstring)."""
 
@@ -153,8 +199,17 @@ class ScoreT(Metric):
     requires: ClassVar[tuple[str, ...]] = ("score:claim_verdict", "score:gt_claim_verdict", "score:hit")
     single_output: ClassVar[bool] = False
 
+    @property
+    def correct_by(self) -> str:
+        """The scorer that says whether an answer is correct (``hit`` by default)."""
+        return str(self.options.get("correct_by", "hit"))
+
+    def requirements(self) -> tuple[str, ...]:
+        """The verdicts, and the scorer ``correct_by`` names (answers without it get no row)."""
+        return ("score:claim_verdict", "score:gt_claim_verdict", f"score:{self.correct_by}")
+
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
-        correct_by = str(self.options.get("correct_by", "hit"))
+        correct_by = self.correct_by
         # (case, model, setting) -> metric -> item -> value
         verdicts: dict[tuple[str, str, str], dict[str, dict[str, float | None]]] = defaultdict(
             lambda: defaultdict(dict)
@@ -178,32 +233,33 @@ class ScoreT(Metric):
             if case is None:
                 continue
             ids = [c.id for c in case.claims]
-            type_claim = str(case.metadata.get("type_claim", "c1"))
+            type_claim = ClaimsMetadata.of(case).type_claim
             found = verdicts[key]
-            details: dict[str, Any] = {
-                "correct": found[correct_by].get(""),
-                "correct_by": correct_by,
-                "whole": found["whole_verdict"].get(""),
-                "n_claims": len(ids),
-            }
+            figures = AnswerFigures(
+                found[correct_by].get(""), correct_by, found["whole_verdict"].get(""), len(ids)
+            )
             source = first.model_copy(update={"item": None})
             for metric, scorer in (("score_t", "claim_verdict"), ("score_t_gt", "gt_claim_verdict")):
                 value, reason = score_t(found[scorer], ids, type_claim)
-                row_details = {**details, "verdicts": dict(found[scorer])}
-                if value is None:
-                    row_details["reason"] = reason
+                row_details = {**figures.details(), "verdicts": dict(found[scorer])}
                 inputs = [
                     metric,
                     str(sorted(found[scorer].items())),
-                    str(details["correct"]),
-                    str(details["whole"]),
+                    str(figures.correct),
+                    str(figures.whole),
                 ]
-                out.append(derived_score(self.name, metric, source, value, row_details, inputs=inputs))
+                out.append(
+                    derived_score(
+                        self.name, metric, source, value, row_details, inputs=inputs, reason=reason or None
+                    )
+                )
         return out
 
 
 __all__ = [
+    "VERDICT_KEY",
     "VERDICT_VALUE",
+    "AnswerFigures",
     "ClaimVerdict",
     "GroundTruthClaimVerdict",
     "ParseMode",
@@ -214,4 +270,5 @@ __all__ = [
     "parse_verdict",
     "score_t",
     "unfilled",
+    "verdict_of",
 ]

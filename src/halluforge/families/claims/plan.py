@@ -11,9 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from halluforge.families.claims import ANSWER_TAG, PROMPTS
+from halluforge.families.claims import (
+    ANSWER_TAG,
+    CLAIM_TURN,
+    GOLD_CLAIM_TURN,
+    GOLD_TAGS_TURN,
+    PROMPTS,
+    TAGS_TURN,
+    WHOLE_TURN,
+    ClaimsMetadata,
+)
 from halluforge.metrics.match import strip_answer_prefix
-from halluforge.plans import REPLY_SLOT, Plan, Turn
+from halluforge.plans import REPLY_SLOT, Plan, Turn, turn_key, turn_kind
 from halluforge.prompts import load_template
 from halluforge.records import Response, TestCase
 
@@ -24,7 +33,7 @@ _TAG_LINE = re.compile(r"^\s*[-*]?\s*<?\s*([A-Za-z][\w -]{0,30}?)\s*>?\s*[:=\-]\
 
 def other_tags(case: TestCase) -> list[str]:
     """The case's tags other than ``<answer>``, in order."""
-    tags = case.metadata.get("tags") or [ANSWER_TAG]
+    tags = ClaimsMetadata.of(case).tags or [ANSWER_TAG]
     return [t for t in tags if t != ANSWER_TAG]
 
 
@@ -71,7 +80,7 @@ def plan(case: TestCase, setting: str, first: Turn) -> Plan:
         turns.append(
             Turn(
                 load_template("claims/answer_tags", PROMPTS).render(tags=tags),
-                key="tags",
+                key=TAGS_TURN,
                 after="",
                 max_tokens=TAG_TOKENS,
             )
@@ -82,19 +91,19 @@ def plan(case: TestCase, setting: str, first: Turn) -> Plan:
                 load_template("claims/gt_tags", PROMPTS).render(
                     question=case.question, answer=gold, tags=tags
                 ),
-                key="gt_tags",
+                key=GOLD_TAGS_TURN,
                 max_tokens=TAG_TOKENS,
             )
         )
     whole = load_template("claims/whole", PROMPTS).render(question=case.question, reply=REPLY_SLOT)
-    turns.append(Turn(whole, key="whole", after="", fresh=True, max_tokens=VERIFY_TOKENS))
+    turns.append(Turn(whole, key=WHOLE_TURN, after="", fresh=True, max_tokens=VERIFY_TOKENS))
     for claim in case.claims:
         prompt = verify.render(claim=claim.text)
         turns.append(
             Turn(
                 prompt,
-                key=f"claim:{claim.id}",
-                after="tags" if others else "",
+                key=turn_key(CLAIM_TURN, claim.id),
+                after=TAGS_TURN if others else "",
                 item=claim.id,
                 fresh=True,
                 max_tokens=VERIFY_TOKENS,
@@ -106,8 +115,8 @@ def plan(case: TestCase, setting: str, first: Turn) -> Plan:
         turns.append(
             Turn(
                 prompt,
-                key=f"gt:{claim.id}",
-                after="gt_tags" if others else None,
+                key=turn_key(GOLD_CLAIM_TURN, claim.id),
+                after=GOLD_TAGS_TURN if others else None,
                 item=claim.id,
                 fresh=True,
                 max_tokens=VERIFY_TOKENS,
@@ -118,11 +127,12 @@ def plan(case: TestCase, setting: str, first: Turn) -> Plan:
 
 def follow(case: TestCase, turn: Turn, parent: Response) -> str:
     """A later turn's prompt: the claim with the target's answer and tag values filled in."""
-    if turn.key == "whole":
+    kind = turn_kind(turn.key)
+    if kind == WHOLE_TURN:
         return turn.prompt.replace(REPLY_SLOT, answer_text(parent.text))
     others = other_tags(case)
-    if turn.key.startswith("claim:"):
-        if turn.after == "tags":
+    if kind == CLAIM_TURN:
+        if turn.after == TAGS_TURN:
             answers = [m.content for m in parent.messages if m.role == "assistant"]
             values = {ANSWER_TAG: answer_text(answers[0] if answers else "")}
             values.update(parse_tag_reply(parent.text, others))
@@ -130,7 +140,7 @@ def follow(case: TestCase, turn: Turn, parent: Response) -> str:
             values = {ANSWER_TAG: answer_text(parent.text)}
         # no answer: <answer> stays a tag, and the verdict is "no answer" with the reason
         return fill(turn.prompt, {t: v for t, v in values.items() if v})
-    if turn.key.startswith("gt:"):
+    if kind == GOLD_CLAIM_TURN:
         return fill(turn.prompt, parse_tag_reply(parent.text, others))
     return turn.prompt.replace(REPLY_SLOT, parent.text)
 

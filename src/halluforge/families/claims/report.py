@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from halluforge.families.claims.metrics import claim_of
+from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, ClaimsMetadata
+from halluforge.families.claims.metrics import claim_of, verdict_of
 from halluforge.families.claims.stats import AnswerRow, answer_rows, detection, gt_vs_pred, table1
 from halluforge.family import Family
-from halluforge.metrics.layer import Joined
+from halluforge.metrics.joined import Joined
+from halluforge.plans import turn_key
 from halluforge.records import Response, Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 from halluforge.reports.sections import ReportInputs, SectionKind
@@ -48,7 +50,7 @@ def decomposition_table(cases: Sequence[TestCase]) -> Table:
         by_model[case.provenance.generator_model or "(rules only)"].append(case)
     for model, mine in sorted(by_model.items()):
         n = len(mine)
-        llm = sum(1 for c in mine if c.metadata.get("decomposition") == "llm")
+        llm = sum(1 for c in mine if ClaimsMetadata.of(c).decomposition == "llm")
         valid = sum(1 for c in mine if c.valid)
         table.rows.append(
             [
@@ -179,13 +181,11 @@ def broken_table(joined: Joined, rows: Sequence[AnswerRow]) -> Table:
         for claim in case.claims[1:]:
             own = verdicts.get((case.id, row.model, row.setting, "claim_verdict", claim.id))
             gold = verdicts.get((case.id, row.model, row.setting, "gt_claim_verdict", claim.id))
-            if own is None or own.details.get("verdict") == "true":
+            if own is None or verdict_of(own) == "true":
                 continue
-            gold_verdict = str(gold.details.get("verdict")) if gold is not None else "n/a"
+            gold_verdict = str(verdict_of(gold)) if gold is not None else "n/a"
             rank = 0 if gold_verdict == "true" else 1  # broken by the answer, though the model knows it
-            found.append(
-                (rank, [row.model, case.question, claim.text, str(own.details.get("verdict")), gold_verdict])
-            )
+            found.append((rank, [row.model, case.question, claim.text, str(verdict_of(own)), gold_verdict]))
     for _rank, cells in sorted(found, key=lambda f: f[0])[:MAX_BROKEN]:
         table.rows.append(cells)
     table.notes.append(
@@ -213,12 +213,12 @@ def case_view(joined: Joined, rows: Sequence[AnswerRow]) -> list[Paragraph | Tab
     )
     for claim in case.claims:
         cells = [claim.text]
-        for turn, metric in ((f"claim:{claim.id}", "claim_verdict"), (f"gt:{claim.id}", "gt_claim_verdict")):
-            response = turns.get((case.id, row.model, row.setting, turn))
+        for kind, metric in ((CLAIM_TURN, "claim_verdict"), (GOLD_CLAIM_TURN, "gt_claim_verdict")):
+            response = turns.get((case.id, row.model, row.setting, turn_key(kind, claim.id)))
             score = verdicts.get((case.id, row.model, row.setting, metric, claim.id))
             cells += [
                 claim_of(response) if response is not None else "n/a",
-                str(score.details.get("verdict")) if score is not None else "n/a",
+                str(verdict_of(score)) if score is not None else "n/a",
             ]
         table.rows.append(cells)
     table.notes.append("The first claim states the answer's type; score_T leaves it out.")

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from halluforge.errors import ConfigError
-from halluforge.metrics.layer import Joined
+from halluforge.families.claims import ClaimsMetadata
+from halluforge.families.claims.metrics import AnswerFigures
+from halluforge.metrics.joined import Joined
 from halluforge.metrics.stats import bootstrap_ci, percentile_interval, welch_t_test
 
 
@@ -46,8 +48,8 @@ def answer_rows(joined: Joined) -> list[AnswerRow]:
     rows = []
     for score in joined.of_metric("score_t"):
         case = joined.case(score)
-        dataset = str(case.metadata.get("source") or score.family) if case is not None else score.family
-        correct, whole = score.details.get("correct"), score.details.get("whole")
+        dataset = (ClaimsMetadata.of(case).source or score.family) if case is not None else score.family
+        figures = AnswerFigures.of(score)
         rows.append(
             AnswerRow(
                 test_case_id=score.test_case_id,
@@ -56,8 +58,8 @@ def answer_rows(joined: Joined) -> list[AnswerRow]:
                 dataset=dataset,
                 score_t=score.value,
                 score_t_gt=gt.get(score.response_id),
-                correct=float(correct) if correct is not None else None,
-                whole=float(whole) if whole is not None else None,
+                correct=figures.correct,
+                whole=figures.whole,
             )
         )
     return rows

@@ -37,16 +37,19 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
+from halluforge.families.counterfactual import CounterfactualMetadata
 from halluforge.metrics.base import Scorer, ScoreValue
-from halluforge.metrics.layer import Joined, Metric, derived_score
+from halluforge.metrics.joined import Joined
+from halluforge.metrics.layer import Metric, derived_score
 from halluforge.metrics.match import strip_answer_prefix
 from halluforge.records import Option, Response, Score, TestCase
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.sentences import split_sentences
 from halluforge.textkit.tokens import word_spans, words
 
+WordKind = Literal["edited", "original"]
 NO_CONTEXT = "closed_book"
 ORIGINAL = "original_context"
 DEFAULT_EDITED = ("open_book", "self_trust", "dola")
@@ -81,6 +84,18 @@ def parse_choice(text: str, options: Sequence[Option]) -> tuple[int | None, str]
     if len(named) == 1:
         return named[0], "text"
     return None, "both" if named else "neither"
+
+
+def was_parsed(score: Score) -> bool | None:
+    """Whether an ``accuracy`` score's reply named one option (None for other scores)."""
+    found = score.details.get("parsed")
+    return found if isinstance(found, bool) else None
+
+
+def word_prob(score: Score, kind: WordKind) -> float | None:
+    """A ``confidence`` score's mean probability of the tokens of the ``edited`` or ``original`` words."""
+    found = score.details.get(f"{kind}_word_prob")
+    return None if found is None else float(found)
 
 
 class ChoiceAccuracy(Scorer):
@@ -132,7 +147,7 @@ class ErrorDetection(Scorer):
         shown = response.setting not in SETTINGS or SETTINGS.get(response.setting).needs_context
         if not shown:
             # a closed-book reply never saw the context, so it cannot flag it
-            return ScoreValue(None, {"reason": f"no context shown under {response.setting}"})
+            return ScoreValue(None, reason=f"no context shown under {response.setting}")
         found = _DETECT.search(_without_instruction(response.text))
         return ScoreValue(float(found is not None), {"phrase": found.group()} if found else {})
 
@@ -175,14 +190,15 @@ class AnswerConfidence(Scorer):
 
     def score(self, case: TestCase, response: Response) -> ScoreValue:
         if not response.token_logprobs:
-            return ScoreValue(None, {"reason": "the backend returned no log-probabilities"})
+            return ScoreValue(None, reason="the backend returned no log-probabilities")
         probs = [math.exp(lp) for lp in response.token_logprobs]
         details: dict[str, Any] = {"tokens": len(probs)}
         if case.format == "generation" and response.tokens:
-            for kind in ("edited", "original"):
-                found = word_probabilities(
-                    response.tokens, response.token_logprobs, case.metadata.get(f"{kind}_words", [])
-                )
+            kinds: tuple[WordKind, ...] = ("edited", "original")
+            for kind in kinds:
+                meta = CounterfactualMetadata.of(case)
+                wanted = meta.edited_words if kind == "edited" else meta.original_words
+                found = word_probabilities(response.tokens, response.token_logprobs, wanted)
                 details[f"{kind}_word_prob"] = sum(found) / len(found) if found else None
                 details[f"{kind}_word_hits"] = len(found)
         return ScoreValue(sum(probs) / len(probs), details)
@@ -200,7 +216,6 @@ class MisleadingRate(Metric):
     name: ClassVar[str] = "m_rate"
     requires: ClassVar[tuple[str, ...]] = ("score:accuracy",)
     higher_is_better: ClassVar[bool] = False
-    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "variant")
 
     def derive(self, joined: Joined, families: Mapping[str, Any]) -> list[Score]:
         rows = joined.of_metric("accuracy")
@@ -215,16 +230,19 @@ class MisleadingRate(Metric):
             before = no_context.get((score.test_case_id, score.model))
             details: dict[str, Any] = {"edited": score.value}
             value: float | None = None
+            reason: str | None = None
             if score.value is None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif before is None or before.value is None:
-                details["reason"] = "no answer without context"
+                reason = "no answer without context"
             elif before.value < 1:
-                details["reason"] = "wrong without context (not in the denominator)"
+                reason = "wrong without context (not in the denominator)"
             else:
                 value = 1.0 - score.value
             inputs = [score.id, before.id if before is not None else ""]
-            out.append(derived_score(self.name, self.name, score, value, details, inputs=inputs))
+            out.append(
+                derived_score(self.name, self.name, score, value, details, inputs=inputs, reason=reason)
+            )
         return out
 
 
@@ -264,17 +282,18 @@ class ReappearanceRate(Metric):
         # r_O per (model, setting) over term cases, for the normalised form
         o_hits: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
         for case, response in edited:
-            if case.metadata.get("domain") == "term":
+            meta = CounterfactualMetadata.of(case)
+            if meta.domain == "term":
                 base = self._o_base(case, originals.get((case.id, response.model)), reading)
                 if base is not None:
                     tally = o_hits[(response.model, response.setting)]
-                    tally[0] += sum(w in base for w in case.metadata.get("original_words", []))
-                    tally[1] += len(case.metadata.get("original_words", []))
+                    tally[0] += sum(w in base for w in meta.original_words)
+                    tally[1] += len(meta.original_words)
         out = []
         for case, response in edited:
             source = _source_score(case, response)
             original = originals.get((case.id, response.model))
-            if case.metadata.get("domain") == "term":
+            if CounterfactualMetadata.of(case).domain == "term":
                 hits, total = o_hits.get((response.model, response.setting), [0, 0])
                 out += self._norm_rows(
                     case, response, source, original, reading, hits / total if total else 0.0
@@ -296,18 +315,25 @@ class ReappearanceRate(Metric):
         ref = set(words(case.reference or ""))
         po = set(words(original.text)) if original is not None else None
         rows = []
-        for j, (o, e) in enumerate(case.metadata.get("word_pairs", [])):
-            bits = {"orig": o, "edit": e, "e_in_pe": e in pe, "o_in_pe": o in pe, "o_in_ref": o in ref}
+        for j, (o, e) in enumerate(CounterfactualMetadata.of(case).word_pairs):
+            bits: dict[str, Any] = {
+                "orig": o,
+                "edit": e,
+                "e_in_pe": e in pe,
+                "o_in_pe": o in pe,
+                "o_in_ref": o in ref,
+            }
             bits["o_in_po"] = (o in po) if po is not None else None
             denominator = bits["o_in_ref"] if reading == "R1" else bits["o_in_po"]
             value: float | None = None
+            reason: str | None = None
             if response.error is not None:
-                bits["reason"] = "response failed"
+                reason = "response failed"
             elif denominator is None:
-                bits["reason"] = "no response under the original context (R2)"
+                reason = "no response under the original context (R2)"
             elif not denominator:
                 where = "reference" if reading == "R1" else "original-context output"
-                bits["reason"] = f"original word not in the {where}"
+                reason = f"original word not in the {where}"
             else:
                 value = float(bits["e_in_pe"])
             row = source.model_copy(update={"item": f"pair:{j}"})
@@ -319,6 +345,7 @@ class ReappearanceRate(Metric):
                     value,
                     {**bits, "reading": reading},
                     inputs=[response.id, reading],
+                    reason=reason,
                 )
             )
         return rows
@@ -334,20 +361,20 @@ class ReappearanceRate(Metric):
     ) -> list[Score]:
         pe = set(words(response.text)) if response.error is None else set()
         rows = []
-        for j, e in enumerate(case.metadata.get("edited_words", [])):
+        for j, e in enumerate(CounterfactualMetadata.of(case).edited_words):
             details: dict[str, Any] = {"edit": e, "e_in_pe": e in pe, "rate_o": rate_o, "reading": reading}
             value: float | None = None
+            reason: str | None = None
             if response.error is not None:
-                details["reason"] = "response failed"
+                reason = "response failed"
             elif rate_o <= 0:
-                details["reason"] = "no original word occurs in the references (r_O = 0)"
+                reason = "no original word occurs in the references (r_O = 0)"
             else:
                 value = float(e in pe) / rate_o
             row = source.model_copy(update={"item": f"edit:{j}"})
+            inputs = [response.id, reading, f"{rate_o:.6f}"]
             rows.append(
-                derived_score(
-                    self.name, self.NORM, row, value, details, inputs=[response.id, reading, f"{rate_o:.6f}"]
-                )
+                derived_score(self.name, self.NORM, row, value, details, inputs=inputs, reason=reason)
             )
         return rows
 
@@ -372,6 +399,9 @@ __all__ = [
     "ErrorDetection",
     "MisleadingRate",
     "ReappearanceRate",
+    "WordKind",
     "parse_choice",
+    "was_parsed",
+    "word_prob",
     "word_probabilities",
 ]

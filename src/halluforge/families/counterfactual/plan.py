@@ -8,7 +8,7 @@ trust-yourself note under ``self_trust``. The spec names :func:`plan` by path.
 
 from __future__ import annotations
 
-from halluforge.families.counterfactual import GENERATION_TOKENS, PROMPTS
+from halluforge.families.counterfactual import GENERATION_TOKENS, PROMPTS, CounterfactualMetadata
 from halluforge.plans import Plan, Turn
 from halluforge.prompts import load_template
 from halluforge.records import TestCase
@@ -23,10 +23,10 @@ def plan(case: TestCase, setting_name: str, first: Turn) -> Plan:
     context = how.context_of(case) if how.needs_context else None
     if not context:
         return ()
-    domain = case.metadata.get("domain")
-    name = {"record": "write_record", "term": "write_definition"}.get(str(domain), "write_passage")
+    meta = CounterfactualMetadata.of(case)
+    name = {"record": "write_record", "term": "write_definition"}.get(str(meta.domain), "write_passage")
     prompt = load_template(f"counterfactual/{name}", PROMPTS).render(
-        context=context, term=case.metadata.get("title") or "the term"
+        context=context, term=meta.title or "the term"
     )
     if setting_name == "self_trust":
         note = load_template("counterfactual/trust_note", PROMPTS).render()

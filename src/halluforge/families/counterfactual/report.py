@@ -24,11 +24,17 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from halluforge.metrics.layer import Aggregate, Joined, aggregate
+from halluforge.families.counterfactual import CounterfactualMetadata
+from halluforge.families.counterfactual.metrics import was_parsed, word_prob
+from halluforge.metrics.aggregate import Aggregate, breakdown
+from halluforge.metrics.joined import Joined
 from halluforge.records import Score, TestCase
 from halluforge.reports.model import Paragraph, Table, aligned
 from halluforge.reports.sections import ReportInputs, SectionKind
 
+#: the join fields of every RECALL table cell (``domain`` and ``repeat`` are the family's metadata
+#: fields): one aggregate per repeat, pooled into the cell's mean ± std when there are several
+GROUP_FIELDS = ("model", "setting", "domain", "variant", "metric", "repeat")
 CONTEXTS = (("closed_book", "no"), ("original_context", "original"), ("open_book", "edited"))
 METHODS = (("open_book", "Baseline"), ("self_trust", "Prompt"), ("dola", "DoLa"))
 DOMAINS = {"record": "records", "term": "terms", "example": "examples", "rgb": "RGB"}
@@ -42,23 +48,17 @@ def _case(joined: Joined, score: Score) -> TestCase | None:
     return joined.cases.get(score.test_case_id)
 
 
-def _meta(case: TestCase | None, key: str, default: Any = None) -> Any:
-    return case.metadata.get(key, default) if case is not None else default
+def _domain(case: TestCase | None) -> str:
+    return (CounterfactualMetadata.of(case).domain or "") if case is not None else ""
 
 
 def _groups(
     joined: Joined, rows: Sequence[Score], n_boot: int, seed: int
 ) -> dict[tuple[Hashable, ...], list[Aggregate]]:
     """(model, setting, domain, variant, metric) -> one aggregate per repeat."""
-
-    def key(s: Score) -> tuple[Hashable, ...]:
-        case = _case(joined, s)
-        variant = (case.variant if case is not None else None) or ""
-        return (s.model, s.setting, _meta(case, "domain", ""), variant, s.metric, _meta(case, "repeat", 0))
-
     out: dict[tuple[Hashable, ...], list[Aggregate]] = defaultdict(list)
-    for group in aggregate(rows, key, n_boot=n_boot, seed=seed, namespace="recall"):
-        out[group.key[:5]].append(group)
+    for group in breakdown(joined, rows, GROUP_FIELDS, n_boot=n_boot, seed=seed, namespace="recall"):
+        out[group.key[:-1]].append(group)
     return out
 
 
@@ -147,7 +147,7 @@ def recall_blocks(
             robust.notes.append("R-Rate for terms is the paper's normalised form (Eq. 3); it can exceed 100.")
         blocks += [quality, robust]
     choice = [s for s in rows if s.metric == "accuracy" and s.value is not None]
-    unparsed = [s for s in choice if s.details.get("parsed") is False]
+    unparsed = [s for s in choice if was_parsed(s) is False]
     if choice:
         share = 100 * len(unparsed) / len(choice)
         text = "Choice replies naming neither option, both, or a letter and the other option's text"
@@ -173,19 +173,17 @@ def confidence_series(joined: Joined, rows: Sequence[Score]) -> list[dict[str, A
         case = _case(joined, s)
         if case is None:
             continue
-        domain, variant = str(_meta(case, "domain", "")), case.variant or ""
+        domain, variant = _domain(case), case.variant or ""
         if case.format == "choice":
             right_before = acc.get((s.test_case_id, s.model, "closed_book")) == 1.0
             wrong_after = acc.get((s.test_case_id, s.model, "open_book")) == 0.0
             if right_before and wrong_after and s.setting in ("closed_book", "open_book"):
                 kind = "right answer (no context)" if s.setting == "closed_book" else "wrong answer (edited)"
                 values[(s.model, domain, variant, kind)].append(float(s.value or 0.0))
-        elif s.setting == "original_context" and s.details.get("original_word_prob") is not None:
-            values[(s.model, domain, variant, "original words")].append(
-                float(s.details["original_word_prob"])
-            )
-        elif s.setting == "open_book" and s.details.get("edited_word_prob") is not None:
-            values[(s.model, domain, variant, "edited words")].append(float(s.details["edited_word_prob"]))
+        elif s.setting == "original_context" and (prob := word_prob(s, "original")) is not None:
+            values[(s.model, domain, variant, "original words")].append(prob)
+        elif s.setting == "open_book" and (prob := word_prob(s, "edited")) is not None:
+            values[(s.model, domain, variant, "edited words")].append(prob)
     return [
         {"model": m, "domain": d, "variant": v, "kind": k, "mean_prob": statistics.fmean(x), "n": len(x)}
         for (m, d, v, k), x in sorted(values.items())
@@ -229,6 +227,7 @@ SECTION = SectionKind(_section)
 __all__ = [
     "CONTEXTS",
     "DOMAINS",
+    "GROUP_FIELDS",
     "METHODS",
     "SECTION",
     "confidence_series",

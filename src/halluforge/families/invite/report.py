@@ -2,18 +2,21 @@
 
 INVITE reports one hallucination rate per model (the share of responses labelled as going along
 with the false premise; e.g. GPT-3.5-Turbo 17%, GPT-J-6B 82%). Here the rate is the mean of the
-``premise_judge`` scores grouped on the metric layer (:func:`halluforge.metrics.layer.aggregate`)
-by model and by the judge's ``group_by`` category: the predicate or date kind of the test case,
-falling back to the family. Responses the judge could not label are counted in a separate
-column, never dropped silently.
+``premise_judge`` scores broken down on the metric layer
+(:func:`halluforge.metrics.aggregate.breakdown`) by model and setting, and by the judge's
+declared ``group_by`` (category, model, setting): the category is the predicate or date kind of
+the test case, falling back to the family. Responses the judge could not label are counted in
+a separate column, never dropped silently.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
+from halluforge.errors import ConfigError
 from halluforge.family import Family
-from halluforge.metrics.layer import Aggregate, aggregate, category_of, latest_scores
+from halluforge.metrics.aggregate import Aggregate, breakdown, group_by_of
+from halluforge.metrics.joined import Joined, latest_scores
 from halluforge.records import Score, TestCase
 from halluforge.reports.markdown import render_block
 from halluforge.reports.model import Paragraph, Table, aligned
@@ -21,6 +24,8 @@ from halluforge.reports.sections import ReportInputs, SectionKind
 
 METRIC = "premise_judge"
 TITLE = "Hallucination rate (INVITE Table 2)"
+#: the join fields Table 2 lays out (the premise judge's ``group_by``)
+TABLE_FIELDS = ("category", "model", "setting")
 
 
 def _cell(group: Aggregate | None) -> str:
@@ -45,27 +50,35 @@ def invite_blocks(
     if not chosen:
         text = f"No {metric} scores: run the false_premise or invalid_date family with this scorer."
         return [Paragraph(text=text)]
-    cases = cases or {}
+    by = group_by_of(metric)  # the premise judge's: category, model, setting
+    if set(by) != set(TABLE_FIELDS):
+        raise ConfigError(f"INVITE Table 2 needs {metric} broken down by {TABLE_FIELDS}, it declares {by}")
+    joined = Joined(cases or {}, {}, chosen)
     several = len({s.setting for s in chosen}) > 1
 
-    def label(score: Score) -> str:
-        return f"{score.model} ({score.setting})" if several else score.model
+    def label(fields: Mapping[str, Hashable]) -> str:
+        model, setting = str(fields["model"]), str(fields["setting"])
+        return f"{model} ({setting})" if several else model
 
-    def category(score: Score) -> str:
-        return category_of(cases.get(score.test_case_id), score)
+    def category_label(fields: Mapping[str, Hashable]) -> tuple[str, str]:
+        return str(fields["category"]), label(fields)
 
-    def groups(rows: list[Score], key: Callable[[Score], tuple[str, ...]], one: bool) -> list[Aggregate]:
-        # seeded as INVITE tables always were: by the model label alone, or by (category, label)
-        seed_key: Callable[[tuple[Hashable, ...]], object] | None = (lambda k: k[0]) if one else None
-        return aggregate(
-            rows, key, n_boot=n_boot, confidence=confidence, seed=seed, namespace="invite", seed_key=seed_key
+    def groups(rows: list[Score], fields: Sequence[str], seed_key: Callable[..., object]) -> list[Aggregate]:
+        # seeded as INVITE tables always were: by the model label, or by (category, label)
+        return breakdown(
+            joined,
+            rows,
+            fields,
+            n_boot=n_boot,
+            confidence=confidence,
+            seed=seed,
+            namespace="invite",
+            seed_key=seed_key,
         )
 
-    per_model = {str(g.key[0]): g for g in groups(chosen, lambda s: (label(s),), True)}
+    per_model = {label(g.fields): g for g in groups(chosen, ("model", "setting"), label)}
     judged = [s for s in chosen if s.value is not None]
-    per_category = {
-        (str(g.key[0]), str(g.key[1])): g for g in groups(judged, lambda s: (category(s), label(s)), False)
-    }
+    per_category = {category_label(g.fields): g for g in groups(judged, by, category_label)}
     models = sorted(str(m) for m in per_model)
     level = f"{100 * confidence:g}%"
     first = Table(

@@ -14,7 +14,8 @@ from halluforge.families.counterfactual.metrics import (
     word_probabilities,
 )
 from halluforge.family import FAMILIES
-from halluforge.metrics.layer import Joined, aggregate
+from halluforge.metrics.aggregate import aggregate
+from halluforge.metrics.joined import Joined
 from halluforge.records import Option, Response, Score, TestCase
 
 FAMILIES_ = {"counterfactual": FAMILIES.get("counterfactual")}
@@ -91,7 +92,7 @@ def test_error_detection_phrases() -> None:
     assert scorer.score(case, _response("c1", "self_trust", echo + " your own knowledge. A")).value == 0.0
     # a reply given without the context cannot flag it: not computed, never 0
     blind = scorer.score(case, _response("c1", "closed_book", "That is wrong."))
-    assert blind.value is None and "closed_book" in blind.details["reason"]
+    assert blind.value is None and "closed_book" in (blind.reason or "")
 
 
 def _joined(cases: list[TestCase], replies: dict[tuple[str, str], str]) -> Joined:
@@ -140,7 +141,7 @@ def test_m_rate_hand_computed() -> None:
     rows = MisleadingRate().derive(_joined(cases, replies), FAMILIES_)
     assert len(rows) == 4 and all(r.metric == "m_rate" for r in rows)
     assert _mean(rows) == pytest.approx(0.5)  # 1 misled of 2 known
-    reasons = {r.test_case_id: r.details.get("reason") for r in rows if r.value is None}
+    reasons = {r.test_case_id: r.reason for r in rows if r.value is None}
     assert reasons == {
         "c3": "wrong without context (not in the denominator)",
         "c4": "no answer without context",
@@ -191,7 +192,7 @@ def test_r_rate_r1_and_r2_hand_computed() -> None:
     # R2: the original word must occur in the original-context output: only 1066 does
     r2 = ReappearanceRate({"reading": "R2"}).derive(joined, FAMILIES_)
     assert [r.value for r in r2] == [0.0, None]
-    assert r2[1].details["reason"] == "original word not in the original-context output"
+    assert r2[1].reason == "original word not in the original-context output"
 
 
 def test_r_rate_empty_denominator_and_normalised_form() -> None:

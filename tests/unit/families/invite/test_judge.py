@@ -301,7 +301,7 @@ def test_scorer_is_registered_and_scores() -> None:
     assert [v.value for v in values] == [1.0, 0.0, None]
     assert values[0].details["category"] == "writer"
     assert values[0].details["rule_reason"] == "asserts_premise"
-    assert values[2].details["reason"] == "response has an error"
+    assert values[2].reason == "response has an error"
 
 
 async def test_scorer_async_with_judge_by_role() -> None:

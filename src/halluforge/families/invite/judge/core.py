@@ -27,9 +27,11 @@ from typing import Any, ClassVar
 
 from halluforge.backends.base import Backend
 from halluforge.errors import ConfigError
+from halluforge.families.invite import FalsePremiseMetadata
 from halluforge.families.invite.judge.base import Judgement, PremiseInput
 from halluforge.families.invite.judge.llm import run_llm
 from halluforge.families.invite.judge.steps import rule_judge
+from halluforge.family import metadata_of
 from halluforge.metrics.base import ScoreContext, Scorer, ScoreValue
 from halluforge.records import Response, TestCase
 
@@ -171,9 +173,13 @@ def _run_nli(
 
 
 def premise_input(case: TestCase, response: Response) -> PremiseInput:
-    """Build the judge input from a test case: swapped entity and impossible date from what it records."""
-    meta = case.metadata
-    swapped = meta.get("swapped_entity") or meta.get("new_entity")
+    """Build the judge input from a test case: swapped entity and impossible date from what it records.
+
+    The swapped entity is what a false-premise case records (``swapped_entity``; older cases may
+    have ``new_entity``, or a list); an invalid-date case has none.
+    """
+    meta = FalsePremiseMetadata.of(case)
+    swapped: Any = meta.swapped_entity or (meta.model_extra or {}).get("new_entity")
     entities = tuple(swapped) if isinstance(swapped, list) else ((str(swapped),) if swapped else ())
     invalid = tuple(e.new for e in case.edits if e.kind == "date" and e.new)
     reference = case.reference or (case.expected[0] if case.expected else "")
@@ -187,7 +193,8 @@ class PremiseJudge(Scorer):
     name: ClassVar[str] = "premise_judge"
     owned: ClassVar[bool] = True
     higher_is_better: ClassVar[bool] = False
-    group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "category")
+    #: INVITE Table 2: the rate per category, model and setting, both INVITE families pooled
+    group_by: ClassVar[tuple[str, ...]] = ("category", "model", "setting")
     option_names: ClassVar[tuple[str, ...]] = ("modes", "combine", "nli_model", "learned_model")
 
     def __init__(self, ctx: ScoreContext | None = None) -> None:
@@ -211,11 +218,11 @@ class PremiseJudge(Scorer):
         judged = await ajudge_premise(
             [premise_input(*pairs[i]) for i in ok], self.options, judge=self.ctx.judge
         )
-        out = [ScoreValue(None, {"reason": "response has an error"}) for _ in pairs]
+        out = [ScoreValue(None, reason="response has an error") for _ in pairs]
         for i, judgement in zip(ok, judged, strict=True):
             details: dict[str, Any] = {"modes": dict(judgement.per_mode), "combine": self.options.combine}
             details.update(judgement.notes)
-            category = pairs[i][0].metadata.get("category") or pairs[i][0].variant
+            category = metadata_of(pairs[i][0]).category or pairs[i][0].variant
             if category:
                 details["category"] = category
             value = None if judgement.label is None else float(judgement.label)

@@ -6,6 +6,9 @@ the reasons counted, so a reader sees both the figure and what it rests on. A
 :class:`Summary` adds free-text notes (for example "entailment not computed") and the run's
 counts (seed buckets, forge paths, skips). Both are written to ``summary.json`` so the report
 can be rebuilt without re-scoring; :func:`load_summary` reads it back.
+
+The rows are made by :func:`halluforge.metrics.aggregate.summarize`; the report layer lays them
+out and never aggregates on its own.
 """
 
 from __future__ import annotations
