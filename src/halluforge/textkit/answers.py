@@ -11,7 +11,7 @@ EM could disagree about an answer written with a curly apostrophe.
 :func:`find_answer_spans` locates an answer inside a passage *by the same normalisation*, but
 token by token (the kit's :data:`~.tokens.WORD`) and with character offsets, so that "is the
 answer still in the passage?" (:func:`contains_answer`) and "replace the answer in the passage"
-(``families.shared.validate.span_replace``) always agree about what counts as an occurrence.
+(``families.shared.spans.span_replace``) always agree about what counts as an occurrence.
 
 Matching rules, and why:
 

@@ -32,7 +32,7 @@ Steps (each LLM step is validated and has a rule fallback, DESIGN §4)
     2. *rewrite* (template ``answer_swap/rewrite``): the new evidence. Accepted when the new
        answer occurs in it, no gold alias does, and the passage with the answers masked is
        at least ``similarity`` close to the original (word-level difflib ratio). Fallback:
-       :func:`~halluforge.families.shared.validate.span_replace`. If even that fails the
+       :func:`~halluforge.families.shared.spans.span_replace`. If even that fails the
        checks, the seed case is skipped with the reason.
 
     The test case records which path produced each field (``provenance.fields``), so a report
@@ -67,14 +67,13 @@ from halluforge.families.answer_swap import PROMPTS
 from halluforge.families.shared.answer_types import classify_answer
 from halluforge.families.shared.donors import example_kind
 from halluforge.families.shared.restatements import restatement
+from halluforge.families.shared.spans import answer_spans, span_replace
 from halluforge.families.shared.validate import (
     Check,
-    answer_spans,
     check_kept,
     first_failure,
     parse_passage,
     similarity,
-    span_replace,
     swap_checks,
 )
 from halluforge.families.shared.wrong_answer import NO_PLAUSIBLE, WrongAnswer, ask_attempt

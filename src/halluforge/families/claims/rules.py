@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from halluforge.families.claims import ANSWER_TAG
-from halluforge.families.shared.validate import starts_with_vowel_sound
+from halluforge.families.shared.spans import starts_with_vowel_sound
 from halluforge.textkit.overlap import restates
 from halluforge.textkit.stopwords import ARTICLES, content_words
 

@@ -28,7 +28,8 @@ from typing import Any
 
 from halluforge.families.counterfactual.sources import EventRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer, form_type, looks_like_name
-from halluforge.families.shared.validate import Check, draw_pool_answer, perturb_answer, span_replace
+from halluforge.families.shared.spans import span_replace
+from halluforge.families.shared.validate import Check, draw_pool_answer, perturb_answer
 from halluforge.records import Edit, EditKind, Example
 from halluforge.textkit.answers import (
     answer_key,
@@ -384,7 +385,7 @@ def rule_na_edits(
     "its diameter"). Dates and numbers are shifted
     (:func:`~halluforge.families.shared.validate.perturb_answer`), people and places drawn from the
     same-type pool; each replacement goes through
-    :func:`~halluforge.families.shared.validate.span_replace` inside its own sentence only, so the answer
+    :func:`~halluforge.families.shared.spans.span_replace` inside its own sentence only, so the answer
     sentences are never touched.
     """
     sentences = split_sentences(paragraph)

@@ -19,14 +19,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.restatements import (
-    NUMBER,
-    number_value,
-    numbers_outside,
-    outside,
-    passage_outside,
-    spans_of,
-)
+from halluforge.families.shared.numbers import NUMBER, number_value
+from halluforge.families.shared.passage import numbers_outside, outside, passage_outside, spans_of
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
 _DATE = re.compile(

@@ -459,41 +459,6 @@ def kind_members(kind: Kind) -> list[str]:
     return out
 
 
-_FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-_YEAR_IN = re.compile(r"\b(\d{3,4})\b")
-
-
-def _value(text: str) -> float | None:
-    match = _FIRST_NUMBER.search(text)
-    return float(match.group().replace(",", "")) if match else None
-
-
-def numbers_close(old: str, new: str, *, factor: float = 1.6, small: int = 3) -> bool:
-    """A wrong amount a reader would believe: within ``factor`` of the old one, or ``small`` away.
-
-    Water boiling at 8,849 degrees, or light doing 11 km/s, fails; 150 degrees or 250,000 km/s
-    passes. Answers without digits (number words) are not compared here.
-    """
-    a, b = _value(old), _value(new)
-    if a is None or b is None:
-        return True
-    if a == b:
-        return False
-    if abs(a - b) <= small and a > small:
-        return True
-    if a <= 0 or b <= 0:
-        return abs(a - b) <= max(small, abs(a))
-    return 1 / factor <= b / a <= factor
-
-
-def years_close(old: str, new: str, *, window: int = 30) -> bool:
-    """Dates whose years are at most ``window`` years apart (no year on either side: True)."""
-    a, b = _YEAR_IN.findall(old), _YEAR_IN.findall(new)
-    if not a or not b:
-        return True
-    return abs(int(a[-1]) - int(b[-1])) <= window
-
-
 __all__ = [
     "FEMALE",
     "GROUP_SUFFIX",
@@ -508,12 +473,10 @@ __all__ = [
     "kinds_match",
     "lexicon",
     "lexicon_kinds",
-    "numbers_close",
     "passage_kind",
     "passage_role",
     "question_noun_kind",
     "question_role",
     "title_only",
     "wants_female",
-    "years_close",
 ]

@@ -1,6 +1,6 @@
 """Whether a passage restates its answer in forms a span swap cannot change.
 
-Span replacement (:func:`halluforge.families.shared.validate.span_replace`) swaps every occurrence of the
+Span replacement (:func:`halluforge.families.shared.spans.span_replace`) swaps every occurrence of the
 gold answer's aliases and nothing else. A passage often says the answer a second time in
 another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
 a product ("eight rows and eight columns, which gives 64 squares"), a difference ("lasted 40
@@ -25,48 +25,29 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
-from halluforge.families.shared.validate import answer_spans
+from halluforge.families.shared.numbers import (
+    NUMBER,
+    NUMBER_WORD,
+    number_value,
+)
+from halluforge.families.shared.passage import (
+    is_year,
+    numbers_outside,
+    outside,
+    outside_text,
+    passage_outside,
+    sentence_of,
+    spans_of,
+    year_value,
+)
 from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.dates import MONTH_NAMES
-from halluforge.textkit.sentences import sentence_spans
 
-_UNITS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
-_TENS |= {"eighty": 80, "ninety": 90}
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
 _ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
-_WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "dozen"])
-#: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
-NUMBER = re.compile(
-    rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\w|,\d)|(?<![\w.,])\d+(?:\.\d+)?(?!\w|,\d)"
-    rf"|\b(?:{_WORD})(?:[\s-]+(?:and\s+)?(?:{_WORD}))*\b",
-    re.I,
-)
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.I)
 #: words that say "the same amount, in other terms" between two numbers
 _EQUIVALENT = re.compile(
@@ -79,14 +60,14 @@ _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
 #: a date given as an offset of another ("Two years later", "the following year")
 _RELATIVE = re.compile(
-    rf"\b(?:(?:{_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
+    rf"\b(?:(?:{NUMBER_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
     r"|the\s+(?:following|next|previous)\s+year)\b",
     re.I,
 )
 _YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 #: a span of time in years that another date may be counted from ("a reign of 63 years", "for 40 years")
 _DURATION = re.compile(
-    rf"\b((?:{_WORD}|\d+)(?:[\s-]+(?:{_WORD}))*)[\s-]+years?\b(?!\s+(?:later|after|earlier|before|old)\b)",
+    rf"\b((?:{NUMBER_WORD}|\d+)(?:[\s-]+(?:{NUMBER_WORD}))*)[\s-]+years?\b(?!\s+(?:later|after|earlier|before|old)\b)",
     re.I,
 )
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
@@ -158,103 +139,6 @@ def _generic() -> frozenset[str]:
     return _GENERIC | kind_words()
 
 
-def spell_number(value: int) -> str | None:
-    """A whole number under 100 in English words (27 -> "twenty-seven"), or None."""
-    if value in _UNITS.values():
-        return next(word for word, n in _UNITS.items() if n == value)
-    if not 0 < value < 100:
-        return None
-    tens = next(word for word, n in _TENS.items() if n == value - value % 10)
-    return tens if value % 10 == 0 else f"{tens}-{spell_number(value % 10)}"
-
-
-def number_value(text: str) -> float | None:
-    """The value of a number written in digits or English words ("fifty-two" -> 52), or None."""
-    text = text.strip().lower()
-    if not text:
-        return None
-    if text[0].isdigit():
-        try:
-            return float(text.replace(",", ""))
-        except ValueError:
-            return None
-    total, current, seen = 0, 0, False
-    for word in re.split(r"[\s-]+", text):
-        if word == "and":
-            continue
-        if word in _UNITS or word in _TENS:
-            current += _UNITS.get(word, 0) + _TENS.get(word, 0)
-        elif word == "dozen":
-            current = (current or 1) * 12
-        elif word in _SCALES:
-            current = (current or 1) * _SCALES[word]
-            if _SCALES[word] >= 1000:
-                total, current = total + current, 0
-        else:
-            return None
-        seen = True
-    return float(total + current) if seen else None
-
-
-@functools.lru_cache(maxsize=1024)
-def spans_of(evidence: str, gold: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """The gold answer's spans, computed once per passage: ``conflict`` runs for every candidate."""
-    return tuple(answer_spans(evidence, gold))
-
-
-@functools.lru_cache(maxsize=1024)
-def _sentences(text: str) -> tuple[tuple[int, int], ...]:
-    """Offsets of the passage's sentences (the kit's splitter), computed once per passage."""
-    return tuple(sentence_spans(text))
-
-
-def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    """Whether ``start:end`` overlaps none of ``spans`` (the answer's occurrences)."""
-    return all(end <= s or start >= e for s, e in spans)
-
-
-#: an era after a number ("356 BC", "14 CE") or before it ("AD 79") makes the number a year
-_ERA_AFTER = re.compile(r"\s*(?:BCE?|CE|AD)\b")
-_ERA_BEFORE = re.compile(r"\bAD\s*$")
-_BC_AFTER = re.compile(r"\s*BCE?\b")
-
-
-def _is_year(match: re.Match[str]) -> bool:
-    """A year: four digits from 1000 to 2100, or any number with its era ("356 BC", "AD 79")."""
-    text = match.group()
-    if not text.isdigit():
-        return False
-    if _ERA_AFTER.match(match.string, match.end()) or _ERA_BEFORE.search(match.string, 0, match.start()):
-        return True
-    return len(text) == 4 and 1000 <= int(text) <= 2100
-
-
-def _year_value(match: re.Match[str], value: float) -> float:
-    """A year on one time line: years BC count down from zero ("356 BC" is -356)."""
-    return -value if _BC_AFTER.match(match.string, match.end()) else value
-
-
-def numbers_outside(
-    text: str, spans: Sequence[tuple[int, int]], *, years: bool = False
-) -> Iterator[tuple[float, re.Match[str]]]:
-    """Numbers of ``text`` outside the answer spans, with their values (years left out unless ``years``)."""
-    for match in NUMBER.finditer(text):
-        value = number_value(match.group())
-        if (
-            value is not None
-            and (years or not _is_year(match))
-            and outside(spans, match.start(), match.end())
-        ):
-            yield value, match
-
-
-def _sentence_of(text: str, start: int) -> tuple[int, int]:
-    for begin, end in _sentences(text):
-        if begin <= start < end:
-            return begin, end
-    return 0, len(text)
-
-
 def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
     numbers = list(numbers_outside(evidence, spans))
     for value, match in numbers:
@@ -272,7 +156,7 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
     if derived is not None:
         return derived
     for start, end in spans:
-        sentence_start, sentence_end = _sentence_of(evidence, start)
+        sentence_start, sentence_end = sentence_of(evidence, start)
         around = [
             m
             for _, m in numbers
@@ -317,7 +201,7 @@ def _derived(
             if a + b == gold or a * b == gold:
                 sign = "+" if a + b == gold else "x"
                 return f"the passage derives the answer from {ma.group()!r} {sign} {mb.group()!r}"
-    in_sentence = {_sentence_of(evidence, start) for start, _ in spans}
+    in_sentence = {sentence_of(evidence, start) for start, _ in spans}
     of_years = any(
         _YEARS_AFTER.match(evidence[end:])
         or _AGE_BEFORE.search(evidence[:start])
@@ -327,12 +211,12 @@ def _derived(
     others = [
         (v, m)
         for v, m in numbers_outside(evidence, spans, years=of_years)
-        if v > 0 and ((of_years and _is_year(m)) or _sentence_of(evidence, m.start()) in in_sentence)
+        if v > 0 and ((of_years and is_year(m)) or sentence_of(evidence, m.start()) in in_sentence)
     ]
-    dated = [(_year_value(m, v) if of_years and _is_year(m) else v, m) for v, m in others]
+    dated = [(year_value(m, v) if of_years and is_year(m) else v, m) for v, m in others]
     for i, (a, ma) in enumerate(dated):
         for b, mb in dated[i + 1 :]:
-            whole_years = of_years and _is_year(ma) and _is_year(mb)
+            whole_years = of_years and is_year(ma) and is_year(mb)
             if abs(a - b) == gold or (whole_years and abs(a - b) - 1 == gold):
                 high, low = (ma, mb) if a > b else (mb, ma)
                 return f"the passage derives the answer from {high.group()!r} - {low.group()!r}"
@@ -385,32 +269,6 @@ def _number_name(texts: Sequence[str], gold: float) -> str | None:
             if match.lastgroup is not None and float(match.lastgroup[1:]) == gold:
                 return f"the name {match.group()!r} states the answer"
     return None
-
-
-def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
-    """How the passage writes the gold answer: the text of each occurrence, in order.
-
-    Span replacement puts one wrong answer in every occurrence, so a wrong date must have the
-    form of each ("7 November 1917" wants a day, a month and a year, not the gold "November
-    1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has no
-    date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
-    """
-    return tuple(evidence[start:end] for start, end in spans_of(evidence, tuple(gold)))
-
-
-def outside_text(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
-    """``text[start:end]`` with the answer spans blanked out (a name in the answer is no restatement)."""
-    chars = list(text[start:end])
-    for s, e in spans:
-        for i in range(max(s, start), min(e, end)):
-            chars[i - start] = " "
-    return "".join(chars)
-
-
-@functools.lru_cache(maxsize=1024)
-def passage_outside(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """The whole passage with the answer blanked out, once per passage (conflicts run per candidate)."""
-    return outside_text(evidence, spans, 0, len(evidence))
 
 
 _CAPITALISED_AFTER = re.compile(r"^[ \t]+([A-Z][\w'’-]*)")
@@ -468,8 +326,8 @@ def _echo(
         if any(token.startswith(s) for s in stems):
             return f"the passage echoes the answer's name in {match.group()!r}"
         if len(token) >= 4 and any(token.startswith(s) for s in short):  # then the sentence, if it counts
-            sentence = _sentence_of(evidence, match.start())
-            if any(_sentence_of(evidence, s) == sentence for s, _ in spans):
+            sentence = sentence_of(evidence, match.start())
+            if any(sentence_of(evidence, s) == sentence for s, _ in spans):
                 return f"the passage explains the answer's name by {match.group()!r}"
     return None
 
@@ -483,7 +341,7 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
     """
     by_sentence: dict[tuple[int, int], dict[str, str]] = {}
     for start, end in spans:
-        found = by_sentence.setdefault(_sentence_of(evidence, start), {})
+        found = by_sentence.setdefault(sentence_of(evidence, start), {})
         found[normalize_answer(evidence[start:end])] = evidence[start:end]
     for found in by_sentence.values():
         names = list(found)
@@ -563,7 +421,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         value = number_value(found.group()) if found else None
         if value is None:
             return None
-        sentences = [outside_text(evidence, spans, *_sentence_of(evidence, start)) for start, _ in spans]
+        sentences = [outside_text(evidence, spans, *sentence_of(evidence, start)) for start, _ in spans]
         return _number_name([question, *sentences], value) or _number_restatement(evidence, value, spans)
     if kind == "date":
         return _relative_date(evidence, spans) or _derived_date(evidence, gold[0], spans)
@@ -576,13 +434,5 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
 
 
 __all__ = [
-    "NUMBER",
-    "number_value",
-    "numbers_outside",
-    "outside",
-    "outside_text",
-    "passage_outside",
     "restatement",
-    "spans_of",
-    "written_forms",
 ]

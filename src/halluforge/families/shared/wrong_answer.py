@@ -47,12 +47,11 @@ from halluforge.families.shared.kinds import (
     Kind,
     has_members,
     is_member,
-    numbers_close,
     title_only,
     wants_female,
-    years_close,
 )
-from halluforge.families.shared.restatements import number_value, spell_number, written_forms
+from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
+from halluforge.families.shared.passage import written_forms
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,

@@ -18,8 +18,10 @@ from halluforge.data.filters import apply_filters
 from halluforge.data.qa import load_reeval
 from halluforge.families.answer_swap.generator import NO_PLAUSIBLE, RESTATED, AnswerSwap, answer_position
 from halluforge.families.shared.donors import build_kind_pool, example_kind
-from halluforge.families.shared.kinds import is_member, lexicon, numbers_close, years_close
-from halluforge.families.shared.validate import answer_shape, span_replace
+from halluforge.families.shared.kinds import is_member, lexicon
+from halluforge.families.shared.numbers import numbers_close, years_close
+from halluforge.families.shared.spans import span_replace
+from halluforge.families.shared.validate import answer_shape
 from halluforge.family import FAMILIES
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Example, SeedCase, Skip, TestCase

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from halluforge.backends import open_backend
 from halluforge.backends.mock import MockBackend
 from halluforge.families.context_enrich import generator as ce
+from halluforge.families.context_enrich import passages
 from halluforge.families.context_enrich.enrich_text import (
     check_merge,
     check_summary,
@@ -22,7 +23,8 @@ from halluforge.families.context_enrich.enrich_text import (
     relevant_sentences,
     strip_reply,
 )
-from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions, select_passages
+from halluforge.families.context_enrich.generator import ContextEnrich, ContextEnrichOptions
+from halluforge.families.context_enrich.passages import select_passages
 from halluforge.family import FAMILIES
 from halluforge.forge.base import ForgeContext
 from halluforge.records import Example, SeedCase, Skip, TestCase, stable_id
@@ -379,9 +381,9 @@ def test_passage_embedder_prefers_stored_vectors() -> None:
         def embed(self, texts: Sequence[str]) -> np.ndarray:
             raise AssertionError("should use the stored vectors")
 
-    embed = ce.passage_embedder(Dense(PASSAGES))
+    embed = passages.passage_embedder(Dense(PASSAGES))
     assert embed is not None and embed(PASSAGES[:2]).shape == (2, 2)
-    assert ce.passage_embedder(TinyRetriever(PASSAGES)) is None
+    assert passages.passage_embedder(TinyRetriever(PASSAGES)) is None
 
 
 # -- options and registry ---------------------------------------------------------------------
@@ -722,7 +724,7 @@ def test_open_retriever_unknown_opener_is_a_config_error(monkeypatch: pytest.Mon
     for name in ("default_index", "load_index", "open_index"):
         monkeypatch.delattr(retrieval, name, raising=False)
     with pytest.raises(ConfigError, match="cannot open the retrieval index"):
-        ce.open_retriever("default")
+        passages.open_retriever("default")
 
 
 async def test_forge_is_deterministic() -> None:

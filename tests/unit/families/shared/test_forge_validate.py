@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from halluforge.families.shared.spans import match_casing, span_replace, starts_with_vowel_sound
 from halluforge.families.shared.validate import (
     answer_shape,
     build_answer_pool,
@@ -15,12 +16,9 @@ from halluforge.families.shared.validate import (
     check_present,
     draw_pool_answer,
     first_failure,
-    match_casing,
     parse_answer,
     parse_passage,
     perturb_answer,
-    span_replace,
-    starts_with_vowel_sound,
     swap_checks,
 )
 from halluforge.records import Example

@@ -14,14 +14,13 @@ from halluforge.families.shared.kinds import (
     kind_words,
     kinds_match,
     lexicon,
-    numbers_close,
     passage_kind,
     passage_role,
     question_noun_kind,
     question_role,
     wants_female,
-    years_close,
 )
+from halluforge.families.shared.numbers import numbers_close, years_close
 
 
 @pytest.mark.parametrize(

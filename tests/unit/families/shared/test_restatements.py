@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from halluforge.families.shared.conflicts import conflict
-from halluforge.families.shared.restatements import number_value, restatement, spell_number
+from halluforge.families.shared.numbers import number_value, spell_number
+from halluforge.families.shared.restatements import restatement
 
 
 @pytest.mark.parametrize(
