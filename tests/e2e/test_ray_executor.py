@@ -21,8 +21,8 @@ import pytest
 pytest.importorskip("ray")
 
 import ray
+from e2e_support import stored_responses
 
-from conftest import stored_responses
 from halluforge.config import RunConfig, load_config
 from halluforge.executor_ray import RayExecutor
 from halluforge.pipeline import run_pipeline
