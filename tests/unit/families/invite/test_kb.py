@@ -190,3 +190,5 @@ def test_missing_pyoxigraph_names_the_extra(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setitem(sys.modules, "pyoxigraph", None)
     with pytest.raises(ConfigError, match=r'pip install "halluforge\[kb\]"'):
         list(iter_triples(path))
+    with pytest.raises(DataError, match="does not exist"):  # a wrong path is named before the extra
+        list(iter_triples(tmp_path / "nope.nt"))
