@@ -13,7 +13,7 @@ the modules the tests import from it. A test that needs an extra says so with on
 Either way the skip reads ``needs the kb extra (pyoxigraph is not installed): pip install
 'halluforge[kb]'``. Only the code that truly needs the extra may skip: a test whose core part
 runs without it is split, and the message a user gets without the extra is tested with the
-module hidden (``monkeypatch.setitem(sys.modules, name, None)``), so it runs everywhere.
+module hidden (:func:`hide`), so it runs everywhere.
 
 Tests import this module by name (``from extra_skips import needs``): ``tests/`` is on
 ``sys.path`` because ``tests/conftest.py`` lives there.
@@ -22,6 +22,7 @@ Tests import this module by name (``from extra_skips import needs``): ``tests/``
 from __future__ import annotations
 
 import importlib.util
+import sys
 from types import ModuleType
 
 import pytest
@@ -84,3 +85,15 @@ def require(extra: str, module: str | None = None) -> ModuleType:
     first = _modules(extra, ())[0]  # an unknown extra raises: a mistake in the test, not a skip
     name = module or first
     return pytest.importorskip(name, reason=reason(extra, name.split(".")[0]))
+
+
+def hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
+    """Make ``modules`` unimportable for one test, as in an install without their extra.
+
+    Submodules already imported are hidden too: ``from sklearn.metrics import x`` finds a loaded
+    ``sklearn.metrics`` in ``sys.modules`` without looking at ``sklearn``.
+    """
+    for name in modules:
+        for loaded in [m for m in sys.modules if m.startswith(name + ".")]:
+            monkeypatch.setitem(sys.modules, loaded, None)
+        monkeypatch.setitem(sys.modules, name, None)
