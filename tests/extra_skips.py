@@ -82,6 +82,7 @@ def needs(extra: str, *modules: str) -> pytest.MarkDecorator:
 
 def require(extra: str, module: str | None = None) -> ModuleType:
     """Import and return ``module`` (default: the extra's first module), or skip naming the extra."""
+    __tracebackhide__ = True  # the skip is reported at the caller's line, not here
     first = _modules(extra, ())[0]  # an unknown extra raises: a mistake in the test, not a skip
     name = module or first
     return pytest.importorskip(name, reason=reason(extra, name.split(".")[0]))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs, require
 from halluforge.backends import open_backend
 from halluforge.errors import ConfigError, ModelError
 from halluforge.families.invite.judge import (
@@ -132,6 +133,7 @@ def test_options_are_validated() -> None:
         JudgeOptions.from_options({"combine": "sometimes"})
 
 
+@needs("judge")  # agreement and kappa are scikit-learn's
 def test_kappa_and_agreement() -> None:
     assert kappa([1, 0, 1, 0], [1, 0, 1, 0]) == 1.0
     assert kappa([1, 0, 1, 0], [0, 1, 0, 1]) == -1.0
@@ -341,7 +343,8 @@ def test_rule_agreement_on_dev_labels(model: str) -> None:
         human.append(int(row["hallucination_label"]))
         mine.append(verdict.label)
     agreement = sum(a == b for a, b in zip(human, mine, strict=True)) / len(rows)
-    assert agreement >= FLOORS[model]
+    assert agreement >= FLOORS[model]  # checked in a core install too
+    require("judge", "sklearn")  # kappa is scikit-learn's
     assert kappa(human, mine) >= 0.6
 
 
