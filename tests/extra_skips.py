@@ -44,6 +44,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "report": ("altair", "vl_convert", "sklearn"),
     # FastAPI and uvicorn: the viewer, and the OpenAI/Anthropic stubs tests talk to (also in dev)
     "view": ("fastapi", "uvicorn"),
+    # llama-cpp-python[server]: python -m llama_cpp.server
+    "server": ("llama_cpp", "fastapi", "uvicorn"),
     "judge": ("sklearn",),
 }
 
