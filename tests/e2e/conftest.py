@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from e2e_support import CHROMIUM, XSS_PAYLOADS, cli_env, free_port
 
+from extra_skips import require
 from halluforge.config import load_config
 from halluforge.pipeline import run_pipeline
 
@@ -103,6 +104,9 @@ def page(browser: Any) -> Iterator[Any]:
 def viewer(tmp_path: Path, demo_run: Path, xss_run: Path) -> Iterator[tuple[str, Path]]:
     """``halluforge view`` in a subprocess over copies of the two runs: (base URL, runs folder)."""
     import shutil
+
+    require("view", "uvicorn")
+    require("view", "fastapi")
 
     runs = tmp_path / "runs"
     for run in (demo_run, xss_run):
