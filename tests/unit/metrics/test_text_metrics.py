@@ -108,8 +108,8 @@ def test_bertscore_refuses_a_hub_id() -> None:
 @pytest.fixture(scope="module")
 def tiny_encoder(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A random-weight BERT encoder with a word-level tokenizer built here (tests the path, not quality)."""
-    pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    require("nli", "torch")  # BERTScore's encoder: transformers and torch, the nli extra
+    transformers = require("nli", "transformers")
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
 
     words = sorted({w.strip(".").lower() for w in (REF + " I don't know bananas are yellow").split()})

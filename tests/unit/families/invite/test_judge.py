@@ -205,8 +205,8 @@ def test_llm_mode_without_judge_is_not_computed() -> None:
 @pytest.fixture(scope="module")
 def tiny_nli(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A random-weight BERT classifier with an NLI label map and a tokenizer trained here."""
-    pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    require("nli", "torch")
+    transformers = require("nli", "transformers")
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 
     folder = tmp_path_factory.mktemp("tiny_nli")
@@ -264,7 +264,7 @@ def test_nli_mode_without_model_says_not_computed() -> None:
 
 
 def test_nli_mode_with_missing_model_raises(tmp_path: Path) -> None:
-    pytest.importorskip("transformers")
+    require("nli", "transformers")
     missing = str(tmp_path / "no_such_model")
     with pytest.raises(ModelError):
         judge_premise([PremiseInput(Q, "He wrote it.", REF)], JudgeOptions(modes=("nli",), nli_model=missing))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from extra_skips import hide, needs
+from extra_skips import hide, needs, require
 from halluforge.cli.main import main
 
 ROWS = [
@@ -184,8 +184,8 @@ def _labelled_rows(model: str) -> list[dict[str, str]]:
 def test_train_then_judge_with_the_learned_model_names_in_sample_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("sklearn")
-    pytest.importorskip("sentence_transformers")
+    require("judge", "sklearn")
+    require("retrieval", "sentence_transformers")  # the learned judge's MiniLM embeddings
     first = _write(tmp_path / "a.jsonl", _labelled_rows("A"))
     second = _write(tmp_path / "b.jsonl", _labelled_rows("B"))
     folder = tmp_path / "judge"
