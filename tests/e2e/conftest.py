@@ -85,7 +85,7 @@ def browser(demo_run: Path, xss_run: Path) -> Iterator[Any]:
     """
     if not Path(CHROMIUM).is_file():
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = require("dev", "playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium

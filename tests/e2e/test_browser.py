@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 from e2e_support import SHOTS, XSS_PAYLOADS, Watch, cli_env
 
+from extra_skips import reason
 from halluforge.records import Annotation, Response, TestCase
 from halluforge.store import RunStore
 
 pytestmark = pytest.mark.browser
-expect = pytest.importorskip("playwright.sync_api").expect
+expect = pytest.importorskip("playwright.sync_api", reason=reason("dev", "playwright")).expect
 
 
 def _open_report(page: Any, run: Path) -> Watch:

