@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from extra_skips import needs
 from halluforge.family import FAMILIES, CaseMetadata
 from halluforge.forge.base import ForgeContext, Generator
 from halluforge.metrics import SCORERS
@@ -45,6 +46,7 @@ def _check_edit(case: TestCase, edit: Edit) -> None:
     assert text[edit.start : edit.end] == edit.new
 
 
+@needs("kb")  # the bundled sample KB is N-Triples
 def test_false_premise_records_the_swapped_entity() -> None:
     generator = FAMILIES.get("false_premise").build_generator({"per_predicate": 2})
     cases = [c for c in generator.generate(seed=0) if isinstance(c, TestCase)]  # type: ignore[union-attr]

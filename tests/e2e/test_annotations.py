@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.cli.main import main
 from halluforge.export import export_run, read_table
 from halluforge.pipeline import config_of_run, rescore_run, run_pipeline
 from halluforge.records import Annotation, Response, TestCase
 from halluforge.store import RunStore
 from halluforge.viewer.runs import RunIndex
-
-pytest.importorskip("sklearn")
 
 
 def _label_some(run: Path) -> list[Response]:
@@ -38,6 +37,7 @@ def _label_some(run: Path) -> list[Response]:
     return responses
 
 
+@needs("report", "sklearn")  # the human-labels section's kappa
 def test_labels_survive_a_rerun_and_reach_the_report(demo_run: Path, tmp_path: Path) -> None:
     run = tmp_path / "runs" / "demo"
     shutil.copytree(demo_run, run)
@@ -57,6 +57,7 @@ def test_labels_survive_a_rerun_and_reach_the_report(demo_run: Path, tmp_path: P
     assert summary["counts"]["annotations"]["test_cases"][0]["share_valid"] == 1.0
 
 
+@needs("judge")  # judge premise ends with agreement and kappa
 def test_labels_export_and_feed_the_premise_judge(
     demo_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

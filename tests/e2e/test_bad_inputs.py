@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from extra_skips import hide, require
 from halluforge.cli.main import main
 
 BASE: dict[str, object] = {
@@ -55,7 +56,8 @@ class Case:
     expect: list[str]
     files: dict[str, str | bytes] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
-    needs: str | None = None  # a module the case needs (skipped without it)
+    needs: tuple[str, str] | None = None  # (extra, module) the case needs, skipped without it
+    hidden: tuple[str, ...] = ()  # modules made unimportable: the case of an install without them
     setup: Callable[[Path], None] | None = None
 
 
@@ -243,21 +245,28 @@ CASES: list[Case] = [
         RUN,
         ["run.yaml", "models.targets.0", "nope.gguf"],
         {"run.yaml": config(models={"generator": "mock/echo", "targets": ["llamacpp/nope.gguf"]})},
-        needs="llama_cpp",
+        needs=("llamacpp", "llama_cpp"),
+    ),
+    Case(
+        "llamacpp model without the llamacpp extra",
+        RUN,
+        ["run.yaml", "models.targets.0", 'pip install "halluforge[llamacpp]"'],
+        {"run.yaml": config(models={"generator": "mock/echo", "targets": ["llamacpp/smollm2-135m"]})},
+        hidden=("llama_cpp",),
     ),
     Case(
         "missing hf model folder",
         RUN,
         ["run.yaml", "models.targets.0", "no-such-folder"],
         {"run.yaml": config(models={"generator": "mock/echo", "targets": ["hf/./no-such-folder"]})},
-        needs="transformers",
+        needs=("hf", "transformers"),
     ),
     Case(
         "OpenAI without a key",
         RUN,
         ["run.yaml", "models.targets.0", "OPENAI_API_KEY"],
         {"run.yaml": config(models={"generator": "mock/echo", "targets": ["openai/gpt-4o-mini"]})},
-        needs="openai",
+        needs=("openai", "openai"),
     ),
     Case(
         "key over plain HTTP to another host",
@@ -270,7 +279,7 @@ CASES: list[Case] = [
             )
         },
         env={"MY_KEY": "sk-secret"},
-        needs="openai",
+        needs=("openai", "openai"),
     ),
     # -- data files
     run_case("missing data path", ["run.yaml", "data.0", "no path"], config(data=[{"loader": "jsonl"}])),
@@ -336,11 +345,19 @@ CASES: list[Case] = [
         config(data=[{"loader": "csv", "path": "qa.csv"}]),
         **{"qa.csv": "question,answers\nq,a,extra\n"},
     ),
-    run_case(
+    Case(
         "parquet that is not parquet",
+        RUN,
         ["qa.parquet"],
-        config(data=[{"loader": "parquet", "path": "qa.parquet"}]),
-        **{"qa.parquet": "not parquet"},
+        {"run.yaml": config(data=[{"loader": "parquet", "path": "qa.parquet"}]), "qa.parquet": "not parquet"},
+        needs=("data", "pyarrow"),
+    ),
+    Case(
+        "parquet without the data extra",
+        RUN,
+        ["run.yaml", "data.0", "pyarrow", 'pip install "halluforge[data]"'],
+        {"run.yaml": config(data=[{"loader": "parquet", "path": "qa.parquet"}]), "qa.parquet": "not parquet"},
+        hidden=("pyarrow",),
     ),
     run_case(
         "hf loader, missing local file",
@@ -491,7 +508,6 @@ CASES: list[Case] = [
         "index: missing corpus path",
         ["index", "build", "--corpus", "data/missing.jsonl", "--out", "idx"],
         ["data/missing.jsonl", "not found"],
-        needs="numpy",
     ),
 ]
 
@@ -513,7 +529,8 @@ def test_bad_input(
     case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if case.needs:
-        pytest.importorskip(case.needs)
+        require(*case.needs)
+    hide(monkeypatch, *case.hidden)
     work = tmp_path / "work"
     work.mkdir()
     for name, content in case.files.items():

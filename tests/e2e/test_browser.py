@@ -1,4 +1,4 @@
-"""The report and the viewer in real headless Chromium (screenshots: see ``SHOTS`` in conftest).
+"""The report and the viewer in real headless Chromium (screenshots: see ``SHOTS`` in e2e_support).
 
 The report opens from a file URL with every non-file request blocked; the viewer runs as
 ``halluforge view`` in a subprocess. Each test listens for dialogs, script errors, console
@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_support import SHOTS, XSS_PAYLOADS, Watch, cli_env
 
-from conftest import SHOTS, XSS_PAYLOADS, Watch, cli_env
+from extra_skips import reason
 from halluforge.records import Annotation, Response, TestCase
 from halluforge.store import RunStore
 
 pytestmark = pytest.mark.browser
-expect = pytest.importorskip("playwright.sync_api").expect
+expect = pytest.importorskip("playwright.sync_api", reason=reason("dev", "playwright")).expect
 
 
 def _open_report(page: Any, run: Path) -> Watch:

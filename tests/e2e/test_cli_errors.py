@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from extra_skips import require
 from halluforge.cli.main import main
 
 
@@ -74,7 +75,7 @@ def test_malformed_model_address(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_missing_model_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("llama_cpp")
+    require("llamacpp", "llama_cpp")  # the engine is checked before the file
     missing = tmp_path / "nope.gguf"
     code, err = _run(
         tmp_path, capsys, {"models": {"generator": "mock/echo", "targets": [f"llamacpp/{missing}"]}}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import require
 from halluforge.config import load_config
 from halluforge.metrics.nli import NO_MODEL_REASON
 from halluforge.pipeline import run_pipeline
@@ -21,7 +22,7 @@ BUNDLED = Path(__file__).resolve().parents[2] / "src" / "halluforge" / "data" / 
 @pytest.fixture
 def bm25_index(tmp_path: Path) -> Path:
     """A lexical index over the bundled few-shot demos' evidence (other topics than the sample)."""
-    pytest.importorskip("bm25s")
+    require("retrieval", "bm25s")
     from halluforge.retrieval import build_index
 
     rows = [json.loads(line) for line in BUNDLED.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.config import load_config
 from halluforge.pipeline import run_pipeline
 from halluforge.records import Response, Score, TestCase
@@ -27,6 +28,7 @@ def test_example_config_loads(path: Path) -> None:
     assert config.data or config.families, path.name
 
 
+@needs("kb")  # false_premise reads the bundled N-Triples KB
 def test_invite_example_forges_answers_and_scores_both_families(tmp_path: Path) -> None:
     config = load_config(
         EXAMPLES / "invite.yaml",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import require
 from halluforge.cli.main import main
 from halluforge.export import FORMATS, export_run, read_table, table_rows
 from halluforge.store import RunStore
@@ -14,7 +15,7 @@ from halluforge.store import RunStore
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_each_format_reads_back_the_same_rows(demo_run: Path, tmp_path: Path, fmt: str) -> None:
     if fmt in ("parquet", "hf"):
-        pytest.importorskip("pyarrow" if fmt == "parquet" else "datasets")
+        require("data", "pyarrow" if fmt == "parquet" else "datasets")
     written = export_run(demo_run, fmt, tmp_path / fmt)
     assert set(written) == {"test_cases", "responses", "scores", "joined"}
     store = RunStore(demo_run)

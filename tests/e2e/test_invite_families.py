@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
+
+from extra_skips import needs
+from halluforge.cli.main import main
 from halluforge.config import load_config
 from halluforge.pipeline import run_pipeline
 from halluforge.records import Response, Score, Skip, TestCase
@@ -51,6 +56,7 @@ def _trivia(tmp_path: Path) -> Path:
     return path
 
 
+@needs("kb")  # false_premise reads the bundled N-Triples KB
 def test_invite_families_forge_answer_and_score(tmp_path: Path) -> None:
     config = _config(tmp_path, _trivia(tmp_path))
     result = run_pipeline(config)  # type: ignore[arg-type]
@@ -74,3 +80,21 @@ def test_invite_families_forge_answer_and_score(tmp_path: Path) -> None:
     store = RunStore(again.run_dir)
     assert sorted(c.id for c in store.all(TestCase)) == ids
     store.close()
+
+
+def test_without_the_kb_extra_a_run_ends_on_one_error_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A core install reads the bundled N-Triples KB only with pyoxigraph: it says so, no traceback."""
+    monkeypatch.setitem(sys.modules, "pyoxigraph", None)
+    config = tmp_path / "run.yaml"
+    config.write_text(
+        f"output_dir: {tmp_path / 'runs'}\ndata: []\n"
+        "models: {generator: mock/echo, targets: [mock/echo]}\n"
+        "families: {false_premise: {per_predicate: 1}}\n"
+    )
+    assert main(["run", str(config), "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    errors = [line for line in captured.err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "pyoxigraph" in errors[0] and 'pip install "halluforge[kb]"' in errors[0]

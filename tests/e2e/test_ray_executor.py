@@ -18,11 +18,13 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("ray")
+from extra_skips import reason, require
+
+pytest.importorskip("ray", reason=reason("ray", "ray"))
 
 import ray
+from e2e_support import stored_responses
 
-from conftest import stored_responses
 from halluforge.config import RunConfig, load_config
 from halluforge.executor_ray import RayExecutor
 from halluforge.pipeline import run_pipeline
@@ -49,7 +51,7 @@ def ray_cluster() -> Iterator[None]:
 
 @pytest.fixture
 def smollm2() -> None:
-    pytest.importorskip("llama_cpp")
+    require("llamacpp", "llama_cpp")
     from halluforge.backends.llama_cpp import smollm2_path
     from halluforge.errors import ModelError
 

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import yaml
+from e2e_support import stored_responses
 
-from conftest import stored_responses
 from halluforge.records import Response, TestCase
 from halluforge.store import RunStore
 

@@ -5,18 +5,21 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
+from extra_skips import hide, require
+from halluforge.cli.main import main
 from halluforge.cli.view import allowed_hosts, build_parser_defaults
 from halluforge.errors import DataError
 from halluforge.records import Annotation, Response, TestCase
 from halluforge.store import RunStore
 from halluforge.viewer.app import CSP, create_app
 from halluforge.viewer.runs import find_runs
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 
 @pytest.fixture
@@ -28,6 +31,9 @@ def run_copy(demo_run: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(run_copy: Path) -> Iterator[TestClient]:
+    require("view", "fastapi")
+    from fastapi.testclient import TestClient
+
     app = create_app(find_runs([run_copy.parent]), who="tester", hosts=allowed_hosts("127.0.0.1"))
     with TestClient(app, base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
@@ -142,3 +148,14 @@ def test_binds_to_loopback_unless_told(tmp_path: Path) -> None:
     assert allowed_hosts("0.0.0.0") == ["*"]
     with pytest.raises(DataError):
         find_runs([tmp_path])
+
+
+def test_without_the_view_extra_the_command_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hide(monkeypatch, "uvicorn", "fastapi")
+    assert main(["view", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("error:")]
+    assert "the viewer needs" in line and "pip install 'halluforge[view]'" in line

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import reason
 from halluforge.config import load_config
 from halluforge.pipeline import run_pipeline
 from halluforge.records import Response
@@ -33,7 +34,7 @@ def _has_gpu() -> bool:
 pytestmark = [
     pytest.mark.gpu,
     pytest.mark.slow,
-    pytest.mark.skipif(not _has_gpu(), reason="needs vLLM and a CUDA GPU"),
+    pytest.mark.skipif(not _has_gpu(), reason=reason("vllm", "vllm") + ", on a machine with a CUDA GPU"),
 ]
 
 MODEL = os.environ.get("HALLUFORGE_GPU_MODEL", "HuggingFaceTB/SmolLM2-135M-Instruct")

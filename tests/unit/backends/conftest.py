@@ -1,5 +1,5 @@
 """Fixtures for backend tests: the bundled SmolLM2 file, a tiny transformers model built here,
-the stdlib OpenAI stub, and a real llama.cpp OpenAI server process."""
+the OpenAI stub (FastAPI + uvicorn), and a real llama.cpp OpenAI server process."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import require
 from halluforge.testing.openai_stub import StubServer
 
 
 @pytest.fixture(scope="session")
 def smollm2_gguf() -> Path:
-    pytest.importorskip("llama_cpp")
+    require("llamacpp", "llama_cpp")
     from halluforge.backends.llama_cpp import smollm2_path
     from halluforge.errors import ModelError
 
@@ -32,8 +33,8 @@ def smollm2_gguf() -> Path:
 @pytest.fixture(scope="session")
 def tiny_hf_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 2-layer GPT-2 with a byte-level BPE tokenizer trained here: no download."""
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    require("hf", "torch")
+    require("hf", "transformers")
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
@@ -80,6 +81,8 @@ def tiny_hf_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
+    require("view", "fastapi")  # the stub is served by FastAPI and uvicorn
+    require("view", "uvicorn")
     with StubServer() as server:
         yield server
 
@@ -93,8 +96,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``python -m llama_cpp.server`` on a free port; yields its base URL."""
-    pytest.importorskip("uvicorn")
-    pytest.importorskip("fastapi")
+    require("server", "uvicorn")  # llama_cpp.server: llama-cpp-python[server]
+    require("server", "fastapi")
     port = _free_port()
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
     cmd = [

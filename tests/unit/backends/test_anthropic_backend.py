@@ -7,9 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest.importorskip("anthropic")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
+from extra_skips import reason
+
+pytest.importorskip("anthropic", reason=reason("anthropic", "anthropic"))
+# the Messages-API stub is served by FastAPI and uvicorn
+pytest.importorskip("fastapi", reason=reason("view", "fastapi"))
+pytest.importorskip("uvicorn", reason=reason("view", "uvicorn"))
 
 from halluforge.backends import Backend, open_backend
 from halluforge.backends.anthropic import create

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from extra_skips import require
 from halluforge.backends import open_backend
 from halluforge.backends import wrappers as wrappers_module
 from halluforge.backends.base import Backend, Capabilities, ModelSpec
@@ -143,7 +144,7 @@ async def test_cache_key_ignores_timeouts_retries_and_concurrency(cache: Respons
 
 
 def test_openai_output_fields_ignore_timeout_but_not_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("openai")
+    require("openai", "openai")
     from halluforge.backends.openai_compat import create
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

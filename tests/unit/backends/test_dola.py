@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-
-from halluforge.backends.dola import (  # noqa: E402
+from extra_skips import require
+from halluforge.backends.dola import (
     candidate_layers,
     choose_premature,
     contrast,
@@ -17,6 +16,12 @@ from halluforge.backends.dola import (  # noqa: E402
     dola_step,
     relative_top_filter,
 )
+
+
+@pytest.fixture(scope="module")
+def torch() -> Any:
+    """torch, for the tests that compute on tensors (the layer choice needs none)."""
+    return require("hf", "torch")
 
 
 def test_layer_sets() -> None:
@@ -43,7 +48,7 @@ def _softmax(xs: list[float]) -> list[float]:
     return [math.exp(x) / total for x in xs]
 
 
-def test_divergence_choice_matches_hand_computation() -> None:
+def test_divergence_choice_matches_hand_computation(torch: Any) -> None:
     final = [2.0, 0.0, 0.0]
     candidates = {1: [2.0, 0.0, 0.0], 3: [0.0, 0.0, 2.0], 5: [1.0, 1.0, 0.0]}
     chosen, divergences = choose_premature(
@@ -55,7 +60,7 @@ def test_divergence_choice_matches_hand_computation() -> None:
     assert divergences[1] == pytest.approx(0.0, abs=1e-7)
 
 
-def test_plausibility_cut_and_contrast_match_hand_computation() -> None:
+def test_plausibility_cut_and_contrast_match_hand_computation(torch: Any) -> None:
     final = torch.log(torch.tensor([0.6, 0.3, 0.05, 0.05]))
     premature = torch.log(torch.tensor([0.7, 0.1, 0.1, 0.1]))
     f, p, keep = relative_top_filter(final, premature, 0.1)
@@ -70,7 +75,8 @@ def test_plausibility_cut_and_contrast_match_hand_computation() -> None:
 
 
 @pytest.fixture(scope="module")
-def tiny_llama() -> object:
+def tiny_llama(torch: Any) -> object:
+    transformers = require("hf", "transformers")
     torch.manual_seed(0)
     config = transformers.LlamaConfig(
         vocab_size=40,
@@ -87,7 +93,7 @@ def tiny_llama() -> object:
     return model
 
 
-def test_one_step_on_a_tiny_model_matches_manual_computation(tiny_llama: object) -> None:
+def test_one_step_on_a_tiny_model_matches_manual_computation(tiny_llama: object, torch: Any) -> None:
     model = tiny_llama
     ids = torch.tensor([[3, 7, 11, 5]])
     with torch.inference_mode():
@@ -107,7 +113,7 @@ def test_one_step_on_a_tiny_model_matches_manual_computation(tiny_llama: object)
         assert torch.allclose(scores[0], expected, atol=1e-5)
 
 
-def test_generate_returns_final_layer_logprobs_and_chosen_layers(tiny_llama: object) -> None:
+def test_generate_returns_final_layer_logprobs_and_chosen_layers(tiny_llama: object, torch: Any) -> None:
     model = tiny_llama
     ids = torch.tensor([[3, 7, 11, 5]])
     tokens, logprobs, picked = dola_generate(model, ids, layers=[0, 2], max_new_tokens=5)
@@ -121,7 +127,9 @@ def test_generate_returns_final_layer_logprobs_and_chosen_layers(tiny_llama: obj
         dola_generate(model, ids, layers=[9], max_new_tokens=1)
 
 
-def test_hf_backend_decodes_dola_requests_only_and_checks_its_options(tiny_hf_model: object) -> None:
+def test_hf_backend_decodes_dola_requests_only_and_checks_its_options(
+    tiny_hf_model: object, torch: Any
+) -> None:
     """A request of the dola setting is decoded by our DoLa module, the others greedily as before."""
     import asyncio
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from extra_skips import needs
 from halluforge.backends import open_backend
 from halluforge.backends.base import ModelSpec
 from halluforge.errors import ConfigError, ModelError
@@ -50,6 +51,8 @@ def test_alias_resolves_to_the_bundled_file(smollm2_gguf: Path) -> None:
     assert (caps.concurrency, caps.batch_size, caps.logprobs, caps.max_context) == (1, 1, True, 2048)
 
 
+# the engine is checked before the file; without it: test_missing_llama_cpp_says_which_extra_to_install
+@needs("llamacpp", "llama_cpp")
 def test_missing_file_names_the_path_and_the_fix(tmp_path: Path) -> None:
     from halluforge.backends.llama_cpp import create
 

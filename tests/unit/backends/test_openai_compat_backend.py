@@ -8,22 +8,19 @@ from typing import Any
 
 import pytest
 
+from extra_skips import reason
 from halluforge.backends import open_backend
 from halluforge.backends.base import ModelSpec
 from halluforge.errors import ConfigError, ModelError
 from halluforge.records import Message, Request
 from halluforge.testing.openai_stub import StubConfig, StubServer
 
-pytest.importorskip("openai")
+# the base URL and key rules need no SDK: tests/unit/backends/test_openai_keys.py
+pytest.importorskip("openai", reason=reason("openai", "openai"))  # a module-level skip
 
 import httpx  # the openai SDK's own dependency
 
-from halluforge.backends.openai_compat import (
-    create,
-    resolve_api_key,
-    resolve_base_url,
-    retry_after_of,
-)
+from halluforge.backends.openai_compat import create, retry_after_of
 
 
 def _ask(text: str, **kw: Any) -> Request:
@@ -39,17 +36,6 @@ def _no_ambient_openai_env(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- addressing and keys -----------------------------------------------------------------------
 
 
-def test_base_url_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
-    at = ModelSpec.parse("openai@http://10.0.0.1:8000/v1/m")
-    plain = ModelSpec.parse("openai/gpt-4o-mini")
-    assert resolve_base_url(at, {"base_url": "http://other/v1"}) == "http://10.0.0.1:8000/v1"
-    assert resolve_base_url(plain, {"base_url": "http://other/v1/"}) == "http://other/v1"
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://from-env:9000/v1")
-    assert resolve_base_url(plain, {}) == "http://from-env:9000/v1"
-    monkeypatch.delenv("OPENAI_BASE_URL")
-    assert resolve_base_url(plain, {}) == "https://api.openai.com/v1"
-
-
 def test_missing_key_for_openai_is_a_model_error() -> None:
     with pytest.raises(ModelError, match="set OPENAI_API_KEY"):
         create(ModelSpec.parse("openai/gpt-4o-mini"), {})
@@ -57,12 +43,6 @@ def test_missing_key_for_openai_is_a_model_error() -> None:
         create(ModelSpec.parse("openai/gpt-4o-mini"), {"api_key_env": "MY_KEY"})
     with pytest.raises(ModelError, match="set MY_KEY"):  # a named key must exist, wherever it goes
         create(ModelSpec.parse("openai@http://127.0.0.1:9/v1/m"), {"api_key_env": "MY_KEY"})
-
-
-def test_local_server_without_key_uses_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert resolve_api_key("http://127.0.0.1:8000/v1", {}) == "EMPTY"
-    monkeypatch.setenv("MY_KEY", "sk-from-named-var")
-    assert resolve_api_key("https://api.openai.com/v1", {"api_key_env": "MY_KEY"}) == "sk-from-named-var"
 
 
 def test_bad_options_are_config_errors() -> None:

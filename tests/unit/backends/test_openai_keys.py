@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from extra_skips import needs, require
 from halluforge.backends.base import ModelSpec
-from halluforge.backends.openai_compat import NO_KEY, create, is_loopback, resolve_api_key
+from halluforge.backends.openai_compat import NO_KEY, create, is_loopback, resolve_api_key, resolve_base_url
 from halluforge.errors import ConfigError
 from halluforge.records import Message, Request
 from halluforge.testing.openai_stub import StubServer
 
-pytest.importorskip("openai")
+#: the tests that send requests through the openai backend (the key rules themselves are core)
+OPENAI = needs("openai")
 
 OPENAI_SECRET = "sk-openai-secret-1111"
 SERVER_SECRET = "sk-server-secret-2222"
@@ -27,6 +29,8 @@ SERVER_SECRET = "sk-server-secret-2222"
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
+    require("view", "fastapi")  # the stub is served by FastAPI and uvicorn
+    require("view", "uvicorn")
     with StubServer() as server:
         yield server
 
@@ -52,6 +56,7 @@ async def _ask(address: str, options: dict[str, object]) -> None:
     assert out[0].error is None, out[0].error
 
 
+@OPENAI
 async def test_openai_key_never_reaches_another_server(stub: StubServer) -> None:
     await _ask(f"openai@{stub.base_url}/echo", {})
     seen = _seen(stub)
@@ -60,6 +65,7 @@ async def test_openai_key_never_reaches_another_server(stub: StubServer) -> None
     assert f"authorization: Bearer {NO_KEY}" in seen
 
 
+@OPENAI
 async def test_openai_base_url_from_the_environment_gets_no_openai_key(
     stub: StubServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -69,6 +75,7 @@ async def test_openai_base_url_from_the_environment_gets_no_openai_key(
     assert OPENAI_SECRET not in _seen(stub)
 
 
+@OPENAI
 async def test_named_key_reaches_its_server_and_only_it(stub: StubServer) -> None:
     await _ask(f"openai@{stub.base_url}/echo", {"api_key_env": "SERVER_KEY"})
     seen = _seen(stub)
@@ -76,10 +83,14 @@ async def test_named_key_reaches_its_server_and_only_it(stub: StubServer) -> Non
     assert OPENAI_SECRET not in seen
 
 
+@OPENAI
+def test_the_backend_refuses_a_key_over_plain_http_to_another_host() -> None:
+    with pytest.raises(ConfigError, match="plain HTTP"):
+        create(ModelSpec.parse("openai@http://10.1.2.3:8000/v1/m"), {"api_key_env": "SERVER_KEY"})
+
+
 def test_no_key_over_plain_http_to_another_host_without_opt_in() -> None:
     remote = ModelSpec.parse("openai@http://10.1.2.3:8000/v1/m")
-    with pytest.raises(ConfigError, match="plain HTTP"):
-        create(remote, {"api_key_env": "SERVER_KEY"})
     with pytest.raises(ConfigError, match="plain HTTP"):
         resolve_api_key("http://api.openai.com/v1", {})
     # with the opt-in the key is used; https and loopback need none
@@ -97,6 +108,24 @@ def test_openai_key_goes_to_openai() -> None:
     assert not is_loopback("http://10.0.0.1/v1") and not is_loopback("http://localhost.evil.com/v1")
 
 
+def test_base_url_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = ModelSpec.parse("openai@http://10.0.0.1:8000/v1/m")
+    plain = ModelSpec.parse("openai/gpt-4o-mini")
+    assert resolve_base_url(at, {"base_url": "http://other/v1"}) == "http://10.0.0.1:8000/v1"
+    assert resolve_base_url(plain, {"base_url": "http://other/v1/"}) == "http://other/v1"
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://from-env:9000/v1")
+    assert resolve_base_url(plain, {}) == "http://from-env:9000/v1"
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert resolve_base_url(plain, {}) == "https://api.openai.com/v1"
+
+
+def test_local_server_without_key_uses_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert resolve_api_key("http://127.0.0.1:8000/v1", {}) == "EMPTY"
+    monkeypatch.setenv("MY_KEY", "sk-from-named-var")
+    assert resolve_api_key("https://api.openai.com/v1", {"api_key_env": "MY_KEY"}) == "sk-from-named-var"
+
+
+@OPENAI
 def test_a_whole_run_sends_no_key_to_a_local_server(stub: StubServer, tmp_path: Path) -> None:
     from halluforge.cli.main import main
 

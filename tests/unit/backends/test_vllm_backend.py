@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import vllm_standin  # the STAND-IN beside this file (pytest puts this folder on sys.path)
 
+from extra_skips import reason
 from halluforge.backends import open_backend
 from halluforge.backends.base import ModelSpec
 from halluforge.backends.vllm import (
@@ -38,6 +39,7 @@ from halluforge.errors import ConfigError, ModelError
 from halluforge.records import Completion, Message, Request
 
 REAL_VLLM = importlib.util.find_spec("vllm") is not None and sys.modules.get("vllm") is not vllm_standin
+NO_VLLM = reason("vllm", "vllm") + ", on a machine with a CUDA GPU"
 
 
 def _ask(text: str, **kw: Any) -> Request:
@@ -55,7 +57,7 @@ def standin(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
 # -- against vLLM's own code (only where vLLM is installed) ------------------------------------
 
 
-@pytest.mark.skipif(not REAL_VLLM, reason="vLLM is not installed (it needs a CUDA GPU)")
+@pytest.mark.skipif(not REAL_VLLM, reason=NO_VLLM)
 def test_sampling_params_are_vllms_own() -> None:
     import vllm
     from vllm import SamplingParams
@@ -81,7 +83,7 @@ def _class_node(path: Path, name: str) -> ast.ClassDef:
     return node
 
 
-@pytest.mark.skipif(not REAL_VLLM, reason="vLLM is not installed (it needs a CUDA GPU)")
+@pytest.mark.skipif(not REAL_VLLM, reason=NO_VLLM)
 def test_engine_kwargs_are_arguments_vllms_llm_accepts() -> None:
     """Each name is a parameter of ``LLM.__init__`` or a field of ``EngineArgs`` (its ``**kwargs``)."""
     spec = importlib.util.find_spec("vllm")

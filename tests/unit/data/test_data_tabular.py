@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import require
 from halluforge.config import DataSource
 from halluforge.data import LOADERS
 from halluforge.data.tabular import load_csv, load_jsonl, load_parquet
@@ -78,8 +79,8 @@ def test_csv_and_tsv_with_field_mapping(tmp_path: Path) -> None:
 
 
 def test_parquet_with_field_mapping(tmp_path: Path) -> None:
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
+    pa = require("data", "pyarrow")
+    pq = require("data", "pyarrow.parquet")
     path = tmp_path / "mine.parquet"
     table = pa.Table.from_pylist([{**r, "gold": r["gold"].split("|")} for r in ROWS])
     pq.write_table(table, path)
@@ -151,7 +152,7 @@ def test_unknown_field_in_mapping_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_hf_load_from_disk(tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = require("data", "datasets")
     folder = tmp_path / "saved"
     rows = [{**r, "gold": r["gold"].split("|")} for r in ROWS]
     datasets.Dataset.from_list(rows).save_to_disk(str(folder))

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs, require
 from halluforge.config import DataSource, FilterConfig
 from halluforge.data import LOADERS
 from halluforge.data.filters import apply_filters
 from halluforge.errors import ConfigError, DataError
 from halluforge.records import Example
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+#: the tests that write Parquet files; the JSON ones run in a core install
+PARQUET = needs("data", "pyarrow")
 
 OBSCURE = [
     {
@@ -36,13 +37,20 @@ def _load(source: DataSource) -> list[Example]:
     return list(LOADERS.get(source.loader)(source))
 
 
+def _parquet(rows: list[dict[str, object]], path: Path) -> Path:
+    pa, pq = require("data", "pyarrow"), require("data", "pyarrow.parquet")
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
 def _shards(folder: Path, rows: list[dict[str, object]]) -> Path:
     (folder / "data").mkdir(parents=True)
     for split in ("train", "valid", "test"):
-        pq.write_table(pa.Table.from_pylist(rows), folder / "data" / f"{split}-00000-of-00001.parquet")
+        _parquet(rows, folder / "data" / f"{split}-00000-of-00001.parquet")
     return folder
 
 
+@PARQUET
 def test_obscureqa_reads_one_split_of_the_hub_shards(tmp_path: Path) -> None:
     folder = _shards(tmp_path / "ObscureQA", OBSCURE)
     examples = _load(DataSource(loader="obscureqa", path=str(folder), split="valid"))
@@ -57,14 +65,15 @@ def test_obscureqa_reads_one_split_of_the_hub_shards(tmp_path: Path) -> None:
         _load(DataSource(loader="obscureqa", path=str(folder), split="validation"))
 
 
+@PARQUET
 def test_obscureqa_maps_other_column_names_and_lists_the_columns_when_none_fit(tmp_path: Path) -> None:
     renamed = [{"Question": r["question"], "Answers": [r["answer"]], "topic": r["category"]} for r in OBSCURE]
     path = tmp_path / "valid.parquet"
-    pq.write_table(pa.Table.from_pylist(renamed), path)
+    _parquet(renamed, path)
     examples = _load(DataSource(loader="obscureqa", path=str(path)))
     assert examples[1].question.startswith("What composer") and examples[1].metadata["topic"] == "Music"
     odd = tmp_path / "odd.parquet"
-    pq.write_table(pa.Table.from_pylist([{"clue": "x", "solution": "y"}]), odd)
+    _parquet([{"clue": "x", "solution": "y"}], odd)
     with pytest.raises(DataError, match=r"no question column \(columns found: clue, solution\)"):
         _load(DataSource(loader="obscureqa", path=str(odd)))
     mapped = _load(
@@ -74,7 +83,7 @@ def test_obscureqa_maps_other_column_names_and_lists_the_columns_when_none_fit(t
 
 
 def test_obscureqa_reads_a_save_to_disk_folder(tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = require("data", "datasets")
     folder = tmp_path / "saved"
     datasets.DatasetDict({"valid": datasets.Dataset.from_list(OBSCURE)}).save_to_disk(str(folder))
     examples = _load(DataSource(loader="obscureqa", path=str(folder), split="valid"))
@@ -123,7 +132,8 @@ def test_hotpotqa_json_keeps_type_and_level_and_filters_count_what_they_drop(tmp
     assert [s.reason for s in dropped] == ["where_type"]
 
 
-def test_hotpotqa_hf_form_and_a_missing_field(tmp_path: Path) -> None:
+@PARQUET
+def test_hotpotqa_hf_form(tmp_path: Path) -> None:
     row = HOTPOT_JSON[1]
     hf_row = {
         "id": row["_id"],
@@ -138,9 +148,12 @@ def test_hotpotqa_hf_form_and_a_missing_field(tmp_path: Path) -> None:
         },
     }
     path = tmp_path / "train.parquet"
-    pq.write_table(pa.Table.from_pylist([hf_row]), path)
+    _parquet([hf_row], path)
     (example,) = _load(DataSource(loader="hotpotqa", path=str(path)))
     assert example.evidence == "She lives there." and example.metadata["source_id"] == row["_id"]
+
+
+def test_hotpotqa_missing_field_is_named(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps([{"question": "Who?"}]), encoding="utf-8")
     with pytest.raises(DataError, match="entry 0: missing or empty") as info:
@@ -148,6 +161,7 @@ def test_hotpotqa_hf_form_and_a_missing_field(tmp_path: Path) -> None:
     assert info.value.field == "answer"
 
 
+@PARQUET
 def test_triviaqa_reads_the_hugging_face_parquet_form(tmp_path: Path) -> None:
     row = {
         "question_id": "tc_1",
@@ -155,7 +169,7 @@ def test_triviaqa_reads_the_hugging_face_parquet_form(tmp_path: Path) -> None:
         "answer": {"value": "Sunset Boulevard", "aliases": ["Sunset Boulevard", "Sunset Blvd"]},
     }
     path = tmp_path / "validation-00000-of-00001.parquet"
-    pq.write_table(pa.Table.from_pylist([row]), path)
+    _parquet([row], path)
     (example,) = _load(DataSource(loader="triviaqa", path=str(path)))
     assert (
         example.answers == ["Sunset Boulevard", "Sunset Blvd"] and example.metadata["question_id"] == "tc_1"

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from extra_skips import needs
 from halluforge.config import DataSource, FilterConfig, SelectConfig
 from halluforge.data.bundled import load_bundled
 from halluforge.data.filters import apply_filters
@@ -71,6 +72,7 @@ def test_answer_swap_labels_match_the_bundled_sample_cases() -> None:
         ), row
 
 
+@needs("kb")  # the bundled sample KB is N-Triples
 async def test_false_premise_labels_match_the_forged_cases() -> None:
     """The bundled-KB cases of examples/invite.yaml (rules only), one label each, same premise."""
     gen = FalsePremise.from_config({"per_predicate": 4})

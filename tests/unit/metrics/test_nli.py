@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import hide, needs, require
 from halluforge.errors import ModelError
 from halluforge.metrics import SCORERS, ScoreContext
 from halluforge.metrics import nli as nli_module
@@ -28,8 +29,8 @@ def build_tiny_nli(
     folder: Path, id2label: dict[int, str], bias: list[float] | None = None, seed: int = 0
 ) -> Path:
     """Save a 1-layer BERT classifier and a word-level tokenizer trained here, for from_pretrained."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    torch = require("nli", "torch")
+    transformers = require("nli", "transformers")
     from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
 
     tokenizer = Tokenizer(models.WordLevel(unk_token="[UNK]"))
@@ -156,8 +157,17 @@ def test_batched_probabilities_equal_one_pair_at_a_time(models: dict[str, Path])
     assert len({round(p[1], 4) for p in batched}) > 1
 
 
+@needs("nli")
 def test_missing_model_is_a_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load the NLI model"):
+        NLIModel(str(tmp_path / "no-such-model"))
+
+
+def test_without_the_nli_extra_loading_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hide(monkeypatch, "torch", "transformers")
+    with pytest.raises(
+        ModelError, match=r'entailment needs transformers and torch .*pip install "halluforge\[nli\]"'
+    ):
         NLIModel(str(tmp_path / "no-such-model"))
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import hide, needs, require
 from halluforge.metrics import SCORERS, ScoreContext
 from halluforge.metrics import text as text_metrics
 from halluforge.records import Response, TestCase
@@ -20,6 +21,7 @@ def _pair(text: str, reference: str | None = REF) -> tuple[TestCase, Response]:
     return case, Response(id="r", test_case_id="c", model="m", setting="closed_book", text=text)
 
 
+@needs("text-metrics", "sacrebleu", "rouge_score")
 def test_bleu_and_rouge_order_responses_sensibly() -> None:
     same = text_metrics.bleu(REF, REF)
     close = text_metrics.bleu("Joshua Sinclair did not write that book.", REF)
@@ -32,6 +34,7 @@ def test_bleu_and_rouge_order_responses_sensibly() -> None:
 
 
 def test_meteor_uses_wordnet_synonyms_or_says_why_not() -> None:
+    require("text-metrics", "nltk")  # without nltk: test_without_the_extra_each_metric_names_it
     wordnet, where = text_metrics.find_wordnet()
     if wordnet is None:
         assert "wordnet" in where.lower()
@@ -54,6 +57,7 @@ def test_meteor_reports_missing_wordnet(monkeypatch: pytest.MonkeyPatch) -> None
     assert value.value is None and "not computed" in (value.reason or "")
 
 
+@needs("text-metrics", "sacrebleu", "rouge_score")
 def test_disengage_variant_takes_the_best_disengagement_answer() -> None:
     scorer = SCORERS.get("rouge_l_disengage")()
     idk, rejecting = scorer.score_batch([_pair("I don't know."), _pair(REF)])
@@ -62,6 +66,25 @@ def test_disengage_variant_takes_the_best_disengagement_answer() -> None:
     assert rejecting.value is not None and rejecting.value < 0.5
     bleu = SCORERS.get("bleu")().score_batch([_pair(REF)])[0]
     assert bleu.value == pytest.approx(1.0) and bleu.details["against"] == "reference"
+
+
+def test_without_the_extra_each_metric_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from halluforge.errors import ModelError
+
+    hide(monkeypatch, "sacrebleu", "rouge_score", "nltk")
+    for cached in ("_rouge_scorer", "find_wordnet"):  # not what an earlier test found
+        monkeypatch.setattr(text_metrics, cached, getattr(text_metrics, cached).__wrapped__)
+    install = r'pip install "halluforge\[text-metrics\]"'
+    with pytest.raises(ModelError, match=rf"bleu needs sacrebleu \(fix: {install}\)"):
+        text_metrics.bleu("a", REF)
+    with pytest.raises(ModelError, match=rf"rouge_l needs rouge-score \(fix: {install}\)"):
+        text_metrics.rouge_l("a", REF)
+    # METEOR is not computed, with the reason, rather than failing the run
+    wordnet, why = text_metrics.find_wordnet()
+    assert wordnet is None and why == 'nltk is not installed (pip install "halluforge[text-metrics]")'
+    assert text_metrics.meteor("the auto is red", "the car is red") is None
+    value = SCORERS.get("meteor")().score_batch([_pair("anything")])[0]
+    assert value.value is None and "halluforge[text-metrics]" in (value.reason or "")
 
 
 def test_text_metrics_apply_only_with_a_reference() -> None:
@@ -85,8 +108,8 @@ def test_bertscore_refuses_a_hub_id() -> None:
 @pytest.fixture(scope="module")
 def tiny_encoder(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A random-weight BERT encoder with a word-level tokenizer built here (tests the path, not quality)."""
-    pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    require("nli", "torch")  # BERTScore's encoder: transformers and torch, the nli extra
+    transformers = require("nli", "transformers")
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
 
     words = sorted({w.strip(".").lower() for w in (REF + " I don't know bananas are yellow").split()})

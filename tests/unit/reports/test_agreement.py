@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import pytest
 
+from extra_skips import needs
 from halluforge.metrics.joined import Joined
 from halluforge.records import Annotation, Response, Score, TestCase
 from halluforge.reports.agreement import agreement_section, kappa, kappa_interval, response_agreement
 from halluforge.reports.cases import latest_labels
 
 
+@needs("report", "sklearn")  # kappa is scikit-learn's
 def test_kappa_matches_the_textbook_value() -> None:
     # po = 0.75, pe = 0.5 * 0.25 + 0.5 * 0.75 = 0.5 -> kappa = 0.5
     assert kappa([1, 1, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.5)
@@ -15,6 +17,7 @@ def test_kappa_matches_the_textbook_value() -> None:
     assert kappa([1, 1, 1], [0, 0, 0]) == 0.0
 
 
+@needs("report", "sklearn")  # kappa is scikit-learn's
 def test_kappa_interval_brackets_kappa_and_is_seeded() -> None:
     a = [1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0] * 3
     b = [1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0] * 3
@@ -55,6 +58,7 @@ def _joined_with_labels() -> tuple[Joined, list[Annotation]]:
     return Joined.build(cases, responses, scores), notes
 
 
+@needs("report", "sklearn")  # kappa is scikit-learn's
 def test_agreement_reads_each_metric_in_its_own_direction() -> None:
     joined, notes = _joined_with_labels()
     rows = response_agreement(joined, latest_labels(notes), {"premise_judge": False}, n_boot=50)
@@ -66,6 +70,7 @@ def test_agreement_reads_each_metric_in_its_own_direction() -> None:
     assert flipped[0]["agreement"] == pytest.approx(1 / 3)
 
 
+@needs("report", "sklearn")  # kappa is scikit-learn's
 def test_section_counts_the_newest_case_label_only() -> None:
     joined, notes = _joined_with_labels()
     section = agreement_section(joined, notes, {"premise_judge": False}, n_boot=50)

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import pytest
 
+from extra_skips import reason
 from halluforge.family import FAMILIES
 from halluforge.metrics.joined import Joined
 from halluforge.metrics.summary import Summary, SummaryRow
 from halluforge.records import Score, TestCase
 from halluforge.reports.plots import drop_plot, invite_rates, position_lines, setting_bars, transfer_heatmap
 
-pytest.importorskip("altair")
+pytest.importorskip("altair", reason=reason("report", "altair"))
 
 
 def _values(spec: dict[str, object]) -> list[dict[str, object]]:

@@ -1,14 +1,12 @@
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from extra_skips import hide, require
 from halluforge.errors import DataError, ModelError
 from halluforge.retrieval.base import Passage
 from halluforge.retrieval.bm25 import BM25Index
-
-pytest.importorskip("bm25s")
 
 PASSAGES = [
     Passage("p0", "Mona Lisa", "The Mona Lisa is a portrait painted by Leonardo da Vinci in Florence."),
@@ -22,6 +20,7 @@ PASSAGES = [
 
 @pytest.fixture
 def index() -> BM25Index:
+    require("retrieval", "bm25s")  # test_missing_extra_is_a_model_error runs without it
     return BM25Index.build(PASSAGES, corpus_name="tiny")
 
 
@@ -65,7 +64,7 @@ def test_loading_a_dense_folder_as_bm25_is_refused(index: BM25Index, tmp_path: P
 
 
 def test_missing_extra_is_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "bm25s", None)
+    hide(monkeypatch, "bm25s")
     with pytest.raises(ModelError) as info:
         BM25Index.build(PASSAGES)
     assert 'pip install "halluforge[retrieval]"' in str(info.value)

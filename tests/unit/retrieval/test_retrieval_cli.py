@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import require
 from halluforge.cli.main import main
 
 ROWS = [
@@ -25,7 +26,7 @@ def _corpus(tmp_path: Path) -> Path:
 
 
 def test_bm25_build_then_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("bm25s")
+    require("retrieval", "bm25s")
     out = tmp_path / "idx"
     code = main(
         ["index", "build", "--corpus", str(_corpus(tmp_path)), "--kind", "bm25", "--out", str(out), "--quiet"]
@@ -40,8 +41,8 @@ def test_bm25_build_then_query(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 @pytest.mark.slow
 def test_dense_build_then_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("faiss")
+    require("retrieval", "sentence_transformers")
+    require("retrieval", "faiss")
     out = tmp_path / "idx"
     code = main(
         ["index", "build", "--corpus", str(_corpus(tmp_path)), "--out", str(out), "--batch-size", "2"]

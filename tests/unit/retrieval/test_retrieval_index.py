@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import halluforge.retrieval as retrieval
+from extra_skips import require
 from halluforge.errors import ConfigError, DataError
 from halluforge.retrieval import build_index, default_index, default_index_path, open_index
 from halluforge.retrieval.base import Passage
@@ -25,7 +26,7 @@ def _jsonl(path: Path) -> Path:
 
 
 def test_build_bm25_from_a_file_saves_and_reopens(tmp_path: Path) -> None:
-    pytest.importorskip("bm25s")
+    require("retrieval", "bm25s")
     built = build_index(_jsonl(tmp_path / "c.jsonl"), kind="bm25", out=tmp_path / "idx")
     assert len(built) == 3
     opened = open_index(tmp_path / "idx")
@@ -35,7 +36,7 @@ def test_build_bm25_from_a_file_saves_and_reopens(tmp_path: Path) -> None:
 
 
 def test_rebuilding_replaces_an_index_but_never_a_foreign_folder(tmp_path: Path) -> None:
-    pytest.importorskip("bm25s")
+    require("retrieval", "bm25s")
     build_index(PASSAGES, kind="bm25", out=tmp_path / "idx")
     build_index(PASSAGES[:2], kind="bm25", out=tmp_path / "idx")
     assert len(open_index(tmp_path / "idx")) == 2
@@ -62,8 +63,8 @@ def test_default_index_path_respects_the_cache_env(tmp_path: Path, monkeypatch: 
 @pytest.mark.slow
 def test_default_index_is_built_once_then_reopened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The real MiniLM over a stand-in corpus (the 10k summaries take minutes to embed)."""
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("faiss")
+    require("retrieval", "sentence_transformers")
+    require("retrieval", "faiss")
     tiny = Corpus("wiki-offline", list(PASSAGES))
     monkeypatch.setattr(retrieval, "load_corpus", lambda spec: tiny)
     monkeypatch.setattr(retrieval, "_OPENED", {})

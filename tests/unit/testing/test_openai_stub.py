@@ -1,4 +1,4 @@
-"""The stdlib OpenAI-compatible stub: routes, keep-alive, faults, and the ``python -m`` entry."""
+"""The OpenAI-compatible stub (FastAPI + uvicorn): routes, keep-alive, faults, the ``python -m`` entry."""
 
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ from typing import Any
 
 import pytest
 
+from extra_skips import needs
 from halluforge.testing.openai_stub import StubConfig, StubServer
+
+#: the stub is served by FastAPI and uvicorn (the view extra; also dev dependencies)
+pytestmark = needs("view")
 
 
 def _post(

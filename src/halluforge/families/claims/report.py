@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from halluforge.errors import ConfigError
 from halluforge.families.claims import CLAIM_TURN, GOLD_CLAIM_TURN, ClaimsMetadata
 from halluforge.families.claims.metrics import claim_of, verdict_of
 from halluforge.families.claims.stats import AnswerRow, answer_rows, detection, gt_vs_pred, table1
@@ -128,13 +129,21 @@ def detection_table(rows: Sequence[AnswerRow]) -> Table:
         columns=["model", "dataset", "n", "score_T", "whole question"],
         align=aligned(2, 3),
     )
+    missing: ConfigError | None = None
     for (model, dataset, _setting), mine in _groups(rows).items():
-        n, ours, baseline = detection(mine)
+        try:
+            n, ours, baseline = detection(mine)
+        except ConfigError as exc:  # no scikit-learn (the claims extra): the rest of the report stands
+            missing = exc
+            table.rows.append([model, dataset, "-", "-", "-"])
+            continue
         table.rows.append([model, dataset, str(n), _num(ours), _num(baseline)])
     table.notes.append(
         "0.5 is chance; n/a when the answers are all right or all wrong. The baseline asks once whether the "
         "answer is correct for the whole question (Kadavath et al. 2022)."
     )
+    if missing is not None:
+        table.notes.append(f"AUROC not computed: {missing}")
     return table
 
 

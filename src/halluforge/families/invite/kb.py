@@ -214,10 +214,11 @@ RawRow = tuple[str, str, str, bool]
 
 def _rdf_rows(path: Path, fmt: Literal["nt", "ttl"]) -> Iterator[RawRow]:
     """Stream RDF triples: IRIs stay raw (cleaned later), literals are turned into text now."""
-    ox = _pyoxigraph()
-    rdf_format = ox.RdfFormat.N_TRIPLES if fmt == "nt" else ox.RdfFormat.TURTLE
-    literal_cls, blank_cls = ox.Literal, ox.BlankNode
+    # the file first: a wrong path is named as such, with or without the kb extra
     with _open_binary(path) as handle:
+        ox = _pyoxigraph()
+        rdf_format = ox.RdfFormat.N_TRIPLES if fmt == "nt" else ox.RdfFormat.TURTLE
+        literal_cls, blank_cls = ox.Literal, ox.BlankNode
         try:
             for quad in ox.parse(handle, format=rdf_format):
                 subject, obj = quad.subject, quad.object

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from extra_skips import require
 from halluforge.backends import open_backend
 from halluforge.backends.base import Backend
 from halluforge.config import DataSource
@@ -33,7 +34,7 @@ PER_TYPE = 1  # one per answer type keeps this real-model test to about a minute
 
 @pytest.fixture
 async def smollm2() -> AsyncIterator[Backend]:
-    pytest.importorskip("llama_cpp")
+    require("llamacpp", "llama_cpp")
     try:
         backend = open_backend("llamacpp/smollm2-135m")
     except (ModelError, ConfigError) as exc:

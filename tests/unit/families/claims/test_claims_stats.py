@@ -6,7 +6,10 @@ import math
 
 import pytest
 
+from extra_skips import hide, needs
+from halluforge.errors import ConfigError
 from halluforge.families.claims.metrics import score_t
+from halluforge.families.claims.report import detection_table
 from halluforge.families.claims.stats import AnswerRow, auroc, detection, gt_vs_pred, table1
 from halluforge.metrics.stats import welch_t_test
 
@@ -88,12 +91,14 @@ def test_gt_vs_pred_counts_incorrect_answers_only() -> None:
     assert gt_vs_pred(rows) == (2, 1, 1)
 
 
+@needs("claims")
 def test_auroc_of_score_t_as_a_wrong_answer_detector() -> None:
     # detector 1 - score: wrong answers 0.8, 0.4; right ones 0.6, 0.1 -> 3 of 4 pairs ordered
     assert auroc([True, True, False, False], [0.2, 0.6, 0.4, 0.9]) == pytest.approx(0.75)
     assert auroc([True, True], [0.1, 0.2]) is None
 
 
+@needs("claims")
 def test_detection_compares_score_t_with_the_whole_question_verdict_on_the_same_answers() -> None:
     rows = [
         _row(1.0, 1.0, whole=1.0),
@@ -106,3 +111,17 @@ def test_detection_compares_score_t_with_the_whole_question_verdict_on_the_same_
     assert n == 4
     assert ours == pytest.approx(1.0)
     assert baseline == pytest.approx(0.75)
+
+
+def test_without_scikit_learn_the_auroc_is_a_note_naming_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A core install still writes the claims report: the AUROC table says what to install."""
+    hide(monkeypatch, "sklearn")
+    with pytest.raises(ConfigError, match=r'pip install "halluforge\[claims\]"'):
+        auroc([True, False], [0.2, 0.4])
+    assert auroc([True, True], [0.1, 0.2]) is None  # one class: undefined, with or without the extra
+    table = detection_table([_row(1.0, 1.0, whole=1.0), _row(0.2, 0.0, whole=0.0)])
+    assert table.rows == [["m", "toy", "-", "-", "-"]]
+    assert table.notes[-1] == (
+        "AUROC not computed: the AUROC of self-evaluation needs scikit-learn "
+        '(fix: pip install "halluforge[claims]")'
+    )

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from extra_skips import require
 from halluforge.backends import open_backend
 from halluforge.backends.mock import MockBackend
 from halluforge.families.context_enrich import generator as ce
@@ -674,7 +675,7 @@ async def test_generator_nli_grounding_from_score_nli_model(tmp_path: Any) -> No
 
 
 def test_generator_with_a_missing_nli_model_fails_before_forging(tmp_path: Any) -> None:
-    pytest.importorskip("transformers")
+    require("nli", "transformers")
     from halluforge.errors import ModelError
 
     generator = ContextEnrich(ContextEnrichOptions(nli_model=str(tmp_path / "nowhere")))
@@ -741,7 +742,7 @@ async def test_forge_is_deterministic() -> None:
 @pytest.mark.slow
 @pytest.mark.llamacpp
 async def test_the_embedded_135m_model_still_yields_valid_cases(tmp_path: Any) -> None:
-    pytest.importorskip("llama_cpp")
+    require("llamacpp", "llama_cpp")
     from halluforge.backends import ResponseCache
 
     backend = open_backend(

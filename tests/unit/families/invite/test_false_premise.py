@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.errors import ConfigError
 from halluforge.families.invite.false_premise import FalsePremise
 from halluforge.families.invite.kb import iter_triples
@@ -19,7 +20,13 @@ R = "http://dbpedia.org/resource/"
 DBO = "http://dbpedia.org/ontology/"
 
 
-def _random_kb(folder: Path, seed: int, n_facts: int = 300) -> Path:
+@pytest.fixture(params=["tsv", pytest.param("nt", marks=needs("kb"))])
+def kb_format(request: pytest.FixtureRequest) -> str:
+    """The random KB as TSV (read in a core install) and as N-Triples (read with the kb extra)."""
+    return str(request.param)
+
+
+def _random_kb(folder: Path, seed: int, fmt: str = "nt", n_facts: int = 300) -> Path:
     """A small random KB over three predicates, dense enough that many swaps hit real facts."""
     rng = random.Random(seed)
     persons = [f"Person_{i}" for i in range(25)]
@@ -34,17 +41,17 @@ def _random_kb(folder: Path, seed: int, n_facts: int = 300) -> Path:
             s, p, o = rng.choice(things), "director", rng.choice(persons)
         else:
             s, p, o = rng.choice(persons), "birthPlace", rng.choice(places)
-        lines.append(f"<{R}{s}> <{DBO}{p}> <{R}{o}> .")
-    path = folder / "kb.nt"
+        lines.append(f"<{R}{s}> <{DBO}{p}> <{R}{o}> ." if fmt == "nt" else f"{R}{s}\t{DBO}{p}\t{R}{o}")
+    path = folder / f"kb.{fmt}"
     path.write_text("\n".join(lines) + "\n")
     (folder / "persons.txt").write_text("\n".join(persons) + "\n")
     (folder / "places.txt").write_text("\n".join(places) + "\n")
     return path
 
 
-def _generator(folder: Path, **options: object) -> FalsePremise:
+def _generator(folder: Path, fmt: str = "nt", **options: object) -> FalsePremise:
     raw = {
-        "kb": str(folder / "kb.nt"),
+        "kb": str(folder / f"kb.{fmt}"),
         "types": {"person": str(folder / "persons.txt"), "place": str(folder / "places.txt")},
         "predicates": ["spouse", "director", "birthPlace"],
         "per_predicate": 15,
@@ -57,10 +64,14 @@ def _generator(folder: Path, **options: object) -> FalsePremise:
 
 @pytest.mark.parametrize("kb_seed", range(6))
 @pytest.mark.parametrize("swap", ["template", "subject", "object", "both"])
-def test_no_generated_fact_is_in_the_kb(tmp_path: Path, kb_seed: int, swap: str) -> None:
-    path = _random_kb(tmp_path, kb_seed)
+def test_no_generated_fact_is_in_the_kb(tmp_path: Path, kb_seed: int, swap: str, kb_format: str) -> None:
+    path = _random_kb(tmp_path, kb_seed, kb_format)
     facts = {(t.subject, t.predicate.rsplit("/", 1)[-1], t.object) for t in iter_triples(path)}
-    made = [c for c in _generator(tmp_path, swap=swap).generate(seed=kb_seed) if isinstance(c, TestCase)]
+    made = [
+        c
+        for c in _generator(tmp_path, kb_format, swap=swap).generate(seed=kb_seed)
+        if isinstance(c, TestCase)
+    ]
     assert len(made) >= 20
     for case in made:
         meta = case.metadata
@@ -78,18 +89,18 @@ def test_no_generated_fact_is_in_the_kb(tmp_path: Path, kb_seed: int, swap: str)
         assert meta["swapped_entity"] in case.question and meta["swapped_entity"] in (case.reference or "")
 
 
-def test_same_seed_same_output_and_other_seed_differs(tmp_path: Path) -> None:
-    _random_kb(tmp_path, 1)
-    first = list(_generator(tmp_path).generate(seed=3))
-    again = list(_generator(tmp_path).generate(seed=3))
-    other = list(_generator(tmp_path).generate(seed=4))
+def test_same_seed_same_output_and_other_seed_differs(tmp_path: Path, kb_format: str) -> None:
+    _random_kb(tmp_path, 1, kb_format)
+    first = list(_generator(tmp_path, kb_format).generate(seed=3))
+    again = list(_generator(tmp_path, kb_format).generate(seed=3))
+    other = list(_generator(tmp_path, kb_format).generate(seed=4))
     assert first == again
     assert [c.id for c in first] != [c.id for c in other]
 
 
-def test_pipeline_path_matches_generate_in_any_order(tmp_path: Path) -> None:
-    _random_kb(tmp_path, 2)
-    generator = _generator(tmp_path)
+def test_pipeline_path_matches_generate_in_any_order(tmp_path: Path, kb_format: str) -> None:
+    _random_kb(tmp_path, 2, kb_format)
+    generator = _generator(tmp_path, kb_format)
     ctx = ForgeContext(llm=None, seed=5)
     slots = generator.inputs(ctx)
     assert len({generator.input_id(s) for s in slots}) == len(slots)
@@ -101,14 +112,14 @@ def test_pipeline_path_matches_generate_in_any_order(tmp_path: Path) -> None:
         return out
 
     reversed_cases = asyncio.run(forge_reversed())
-    assert list(reversed(reversed_cases)) == list(_generator(tmp_path).generate(seed=5))
+    assert list(reversed(reversed_cases)) == list(_generator(tmp_path, kb_format).generate(seed=5))
 
 
-def test_type_checks_keep_persons_and_places_apart(tmp_path: Path) -> None:
-    _random_kb(tmp_path, 3)
+def test_type_checks_keep_persons_and_places_apart(tmp_path: Path, kb_format: str) -> None:
+    _random_kb(tmp_path, 3, kb_format)
     persons = set((tmp_path / "persons.txt").read_text().replace("_", " ").split("\n")) - {""}
     places = set((tmp_path / "places.txt").read_text().replace("_", " ").split("\n")) - {""}
-    for case in _generator(tmp_path).generate(seed=0):
+    for case in _generator(tmp_path, kb_format).generate(seed=0):
         assert isinstance(case, TestCase)
         meta = case.metadata
         if meta["predicate"] == "birthPlace":  # subject swapped, must be a person
@@ -118,6 +129,7 @@ def test_type_checks_keep_persons_and_places_apart(tmp_path: Path) -> None:
         assert case.checks.get("same_type") is True
 
 
+@needs("kb")
 def test_type_check_excludes_entities_of_the_wrong_type(tmp_path: Path) -> None:
     lines = [f"<{R}Work_{i}> <{DBO}director> <{R}Person_{i % 5}> ." for i in range(40)]
     lines += [f"<{R}Work_{i}> <{DBO}director> <{R}Studio_{i}> ." for i in range(40, 80)]
@@ -134,9 +146,9 @@ def test_type_check_excludes_entities_of_the_wrong_type(tmp_path: Path) -> None:
     assert all(c.metadata["original_object"].startswith("Person") for c in made)
 
 
-def test_metadata_links_and_question_shape(tmp_path: Path) -> None:
-    _random_kb(tmp_path, 4)
-    case = next(c for c in _generator(tmp_path).generate() if isinstance(c, TestCase))
+def test_metadata_links_and_question_shape(tmp_path: Path, kb_format: str) -> None:
+    _random_kb(tmp_path, 4, kb_format)
+    case = next(c for c in _generator(tmp_path, kb_format).generate() if isinstance(c, TestCase))
     meta = case.metadata
     assert case.family == "false_premise" and case.expected == [] and case.variant == meta["predicate"]
     assert case.question == meta["invalid_question"] != meta["valid_question"]
@@ -146,6 +158,7 @@ def test_metadata_links_and_question_shape(tmp_path: Path) -> None:
     assert "false_premise/templates.yaml" in case.provenance.template_hashes
 
 
+@needs("kb")
 def test_shortfall_is_reported_not_dropped(tmp_path: Path) -> None:
     (tmp_path / "kb.nt").write_text(
         f"<{R}A> <{DBO}spouse> <{R}B> .\n<{R}C> <{DBO}spouse> <{R}D> .\n<{R}E> <{DBO}spouse> <{R}F> .\n"
@@ -161,8 +174,8 @@ def test_shortfall_is_reported_not_dropped(tmp_path: Path) -> None:
     assert any("'author' has 0 usable facts" in s.reason for s in skips)
 
 
-def test_user_templates_extend_ours(tmp_path: Path) -> None:
-    _random_kb(tmp_path, 5)
+def test_user_templates_extend_ours(tmp_path: Path, kb_format: str) -> None:
+    _random_kb(tmp_path, 5, kb_format)
     extra = tmp_path / "mine.yaml"
     extra.write_text(
         "spouse:\n  swap: object\n  types: {object: person}\n  templates:\n"
@@ -171,7 +184,7 @@ def test_user_templates_extend_ours(tmp_path: Path) -> None:
     )
     made = [
         c
-        for c in _generator(tmp_path, templates=str(extra), predicates=["spouse"]).generate()
+        for c in _generator(tmp_path, kb_format, templates=str(extra), predicates=["spouse"]).generate()
         if isinstance(c, TestCase)
     ]
     assert made and all(c.question.startswith("How many children") for c in made)
@@ -187,6 +200,7 @@ def test_bad_options_and_templates(tmp_path: Path) -> None:
         FalsePremise.from_config({"templates": str(bad)})
 
 
+@needs("kb")  # the bundled sample KB is N-Triples
 def test_bundled_default_covers_many_predicates() -> None:
     generator = FAMILIES.get("false_premise").generator_class().from_config({"per_predicate": 4})
     assert isinstance(generator, FalsePremise)

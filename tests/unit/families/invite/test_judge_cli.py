@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import hide, needs, require
 from halluforge.cli.main import main
 
 ROWS = [
@@ -43,6 +44,7 @@ def _write(path: Path, rows: list[dict[str, str]]) -> Path:
     return path
 
 
+@needs("judge")  # agreement and kappa are scikit-learn's
 def test_judge_premise_writes_rows_and_ends_with_agreement(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -78,6 +80,19 @@ def test_judge_premise_without_labels_has_no_agreement_line(
     assert first["judge_nli"] is None and "not computed" in first["judge_notes"]["nli"]
 
 
+def test_labelled_rows_without_scikit_learn_end_on_an_error_naming_the_judge_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hide(monkeypatch, "sklearn")
+    source = _write(tmp_path / "TinyModel.jsonl", ROWS)
+    assert main(["judge", "premise", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("error:")]
+    assert "scikit-learn" in line and 'pip install "halluforge[judge]"' in line
+
+
+@needs("judge")  # agreement and kappa are scikit-learn's
 def test_judge_premise_table_and_llm_mode_with_mock(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -132,6 +147,7 @@ def test_missing_file_and_bad_mode_are_user_errors(
     assert "unknown modes" in capsys.readouterr().err
 
 
+@needs("judge")  # agreement and kappa are scikit-learn's
 def test_evaluate_prints_intervals_and_how_it_was_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -168,8 +184,8 @@ def _labelled_rows(model: str) -> list[dict[str, str]]:
 def test_train_then_judge_with_the_learned_model_names_in_sample_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("sklearn")
-    pytest.importorskip("sentence_transformers")
+    require("judge", "sklearn")
+    require("retrieval", "sentence_transformers")  # the learned judge's MiniLM embeddings
     first = _write(tmp_path / "a.jsonl", _labelled_rows("A"))
     second = _write(tmp_path / "b.jsonl", _labelled_rows("B"))
     folder = tmp_path / "judge"

@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from extra_skips import hide, needs, require
 from halluforge.errors import ConfigError, DataError
 from halluforge.families.invite.judge import JudgeOptions, PremiseInput, judge_premise
 from halluforge.families.invite.judge.evaluate import cross_validate, leave_one_model_out
 
-pytest.importorskip("sklearn")
+#: scikit-learn: the learned judge's classifier and the stratified folds
+SKLEARN = needs("judge", "sklearn")
 
 QUESTIONS = [  # (question, a reply that goes along with {y}, a reply that rejects)
     ("When did Ada Brun marry Olav Kise?", "Ada Brun married Olav Kise in {y}.", "There is no record that Ada Brun married Olav Kise."),  # noqa: E501
@@ -53,6 +55,7 @@ def test_leave_one_model_out_never_trains_on_the_held_model() -> None:
         leave_one_model_out(features, [0] * 6, ["a"] * 6, fit)
 
 
+@SKLEARN
 def test_cross_validate_predicts_every_row_from_other_folds() -> None:
     features = np.asarray([[float(i % 2)] for i in range(20)])
     labels = [i % 2 for i in range(20)]
@@ -68,7 +71,8 @@ def test_cross_validate_predicts_every_row_from_other_folds() -> None:
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("sentence_transformers")
+    require("judge", "sklearn")
+    require("retrieval", "sentence_transformers")  # MiniLM embeddings
     from halluforge.families.invite.judge.learned import train
 
     inputs, labels = _rows([1990, 2004])
@@ -122,8 +126,17 @@ def test_load_errors_are_clear(tmp_path: Path) -> None:
         JudgeOptions.from_options({"modes": "learned"})
 
 
+@SKLEARN
 def test_training_needs_both_labels() -> None:
     from halluforge.families.invite.judge.learned import fit_classifier
 
     with pytest.raises(DataError, match="all the same"):
         fit_classifier(np.zeros((4, 3)), [1, 1, 1, 1])
+
+
+def test_training_without_scikit_learn_names_the_extras(monkeypatch: pytest.MonkeyPatch) -> None:
+    from halluforge.families.invite.judge.learned import fit_classifier
+
+    hide(monkeypatch, "sklearn")
+    with pytest.raises(ConfigError, match=r'pip install "halluforge\[judge,retrieval\]"'):
+        fit_classifier(np.zeros((4, 3)), [0, 1, 0, 1])

@@ -18,14 +18,16 @@ from typing import Any
 
 import pytest
 
+from extra_skips import reason
 from halluforge.backends import open_backend
 from halluforge.cli.main import main
 from halluforge.families.invite.judge import JudgeOptions, PremiseInput, judge_premise
 from halluforge.families.invite.judge.llm import SMALL_JUDGE_WARNING
 
-fastapi = pytest.importorskip("fastapi")
-uvicorn = pytest.importorskip("uvicorn")
-pytest.importorskip("openai")
+# a FastAPI app on uvicorn plays the judge; halluforge reaches it through its openai backend
+fastapi = pytest.importorskip("fastapi", reason=reason("view", "fastapi"))
+uvicorn = pytest.importorskip("uvicorn", reason=reason("view", "uvicorn"))
+pytest.importorskip("openai", reason=reason("openai", "openai"))
 
 Q = "When did Ada Brun marry Olav Kise?"
 REF = "Ada Brun never married Olav Kise."

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.errors import DataError
 from halluforge.families.invite.kb import (
     KBIndex,
@@ -35,6 +36,7 @@ NT = f"""<{R}Paris_(film)> <{DBO}director> <{R}C%C3%A9dric_Klapisch> .
 """
 
 
+@needs("kb")
 def test_ntriples_are_parsed_and_cleaned(tmp_path: Path) -> None:
     path = tmp_path / "kb.nt"
     path.write_text(NT, encoding="utf-8")
@@ -45,6 +47,7 @@ def test_ntriples_are_parsed_and_cleaned(tmp_path: Path) -> None:
     assert types_from_triples(triples) == {"person": {"Ada Lovelace"}, "place": {"London"}}
 
 
+@needs("kb")
 def test_compressed_ntriples(tmp_path: Path) -> None:
     (tmp_path / "kb.nt.gz").write_bytes(gzip.compress(NT.encode()))
     (tmp_path / "kb.nt.bz2").write_bytes(bz2.compress(NT.encode()))
@@ -52,6 +55,7 @@ def test_compressed_ntriples(tmp_path: Path) -> None:
     assert len(list(iter_triples(tmp_path / "kb.nt.gz"))) == 5
 
 
+@needs("kb")
 def test_turtle_with_prefixes(tmp_path: Path) -> None:
     path = tmp_path / "kb.ttl"
     path.write_text(
@@ -66,6 +70,7 @@ def test_turtle_with_prefixes(tmp_path: Path) -> None:
     assert types_from_triples(triples)["person"] == {"Steven Spielberg"}
 
 
+@needs("kb")
 def test_malformed_ntriples_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bad.nt"
     path.write_text(NT + f"<{R}A> <{DBO}director> not_an_iri .\n", encoding="utf-8")
@@ -75,6 +80,7 @@ def test_malformed_ntriples_line_is_named(tmp_path: Path) -> None:
     assert "bad.nt:6" in str(info.value)
 
 
+@needs("kb")
 def test_malformed_turtle_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bad.ttl"
     path.write_text(f'@prefix dbo: <{DBO}> .\n<{R}A> dbo:director <{R}B> .\n<{R}C> dbo:x "open .\n')
@@ -148,6 +154,7 @@ def test_type_list_accepts_names_and_iris(tmp_path: Path) -> None:
     assert load_type_list(path) == {"Ada Lovelace", "Alan Turing", "Grace Hopper"}
 
 
+@needs("kb")
 def test_index_keeps_wanted_predicates_and_types(tmp_path: Path) -> None:
     path = tmp_path / "kb.nt"
     path.write_text(NT + f"<{R}Paris_(film)> <{DBO}director> <{R}C%C3%A9dric_Klapisch> .\n")
@@ -161,6 +168,7 @@ def test_index_keeps_wanted_predicates_and_types(tmp_path: Path) -> None:
     assert index.types["person"] == frozenset()  # Ada is typed, but not in any indexed fact
 
 
+@needs("kb")
 def test_bundled_kb_size_and_coverage() -> None:
     kb_file, lists = bundled_kb()
     triples = list(iter_triples(kb_file))
@@ -182,3 +190,5 @@ def test_missing_pyoxigraph_names_the_extra(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setitem(sys.modules, "pyoxigraph", None)
     with pytest.raises(ConfigError, match=r'pip install "halluforge\[kb\]"'):
         list(iter_triples(path))
+    with pytest.raises(DataError, match="does not exist"):  # a wrong path is named before the extra
+        list(iter_triples(tmp_path / "nope.nt"))

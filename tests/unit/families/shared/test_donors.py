@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from extra_skips import needs
 from halluforge.errors import ModelError
 from halluforge.families.answer_swap.generator import AnswerSwap
 from halluforge.families.shared.donors import (
@@ -150,9 +150,7 @@ async def test_forge_records_the_neighbour_path_and_the_small_data_fallback() ->
     assert isinstance(small.resources[gen.wrong.donors_key()][1], NeighbourIndex)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("sentence_transformers") is None, reason="needs the retrieval extra"
-)
+@needs("retrieval", "sentence_transformers")
 async def test_real_minilm_neighbours_give_a_writer_for_a_writer() -> None:
     """The bundled MiniLM on hand-made questions: the rival of a writer is a writer, by its question."""
     examples = _examples()
