@@ -272,6 +272,32 @@ CASES: list[Case] = [
         env={"MY_KEY": "sk-secret"},
         needs="openai",
     ),
+    Case(
+        "Anthropic key over plain HTTP to another host",
+        RUN,
+        ["run.yaml", "models.targets.0", "plain HTTP", "backends.anthropic.allow_insecure_http"],
+        {
+            "run.yaml": config(
+                models={"generator": "mock/echo", "targets": ["anthropic@http://10.9.8.7:8000/claude"]},
+                backends={"anthropic": {"api_key_env": "MY_KEY"}},
+            )
+        },
+        env={"MY_KEY": "sk-secret"},
+        needs="anthropic",
+    ),
+    Case(
+        "vendor key named for another host",
+        RUN,
+        ["run.yaml", "models.targets.0", "refusing to send ANTHROPIC_API_KEY"],
+        {
+            "run.yaml": config(
+                models={"generator": "mock/echo", "targets": ["anthropic@https://gateway.example/claude"]},
+                backends={"anthropic": {"api_key_env": "ANTHROPIC_API_KEY"}},
+            )
+        },
+        env={"ANTHROPIC_API_KEY": "sk-ant-secret"},
+        needs="anthropic",
+    ),
     # -- data files
     run_case("missing data path", ["run.yaml", "data.0", "no path"], config(data=[{"loader": "jsonl"}])),
     run_case("missing data file", ["qa.jsonl", "file not found"], config(data=source())),
@@ -527,7 +553,14 @@ def test_bad_input(
         case.setup(work)
     monkeypatch.chdir(work)
     monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(tmp_path / "cache"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALLUFORGE_SEED", "HALLUFORGE_OUTPUT_DIR"):
+    for var in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "HALLUFORGE_SEED",
+        "HALLUFORGE_OUTPUT_DIR",
+    ):
         monkeypatch.delenv(var, raising=False)
     for var, value in case.env.items():
         monkeypatch.setenv(var, value)

@@ -3,7 +3,8 @@
 Addresses: ``openai/gpt-4o-mini`` (OpenAI, or ``options["base_url"]``, or ``OPENAI_BASE_URL``)
 and ``openai@http://127.0.0.1:8000/v1/MODEL`` (the server named in the address wins).
 
-The key comes from the environment and goes only where it belongs: ``OPENAI_API_KEY`` to
+The key comes from the environment and goes only where it belongs, by the policy every
+backend that sends a key shares (:mod:`halluforge.backends.keys`): ``OPENAI_API_KEY`` to
 OpenAI's own API (``*.openai.com``) and to no other server; a server elsewhere gets the
 variable named by ``options["api_key_env"]`` or, when none is named, the placeholder
 ``"EMPTY"`` (a self-hosted server usually needs no key). A key is never sent over plain HTTP
@@ -25,11 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import ipaddress
 import os
 import time
 from typing import Any, Literal
-from urllib.parse import urlparse
 
 from pydantic import Field, PositiveInt, StrictBool, field_validator
 
@@ -43,13 +42,12 @@ from halluforge.backends.base import (
     parse_options,
 )
 from halluforge.backends.http_errors import http_error, retry_after_of
+from halluforge.backends.keys import NO_KEY, OPENAI, is_loopback, resolve_key, scrub
 from halluforge.backends.sdk import SdkClientBackend
-from halluforge.errors import BackendError, ConfigError, ModelError
+from halluforge.errors import BackendError, ModelError
 from halluforge.records import Completion, Request, Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
-#: the placeholder key for servers that need none (the SDK insists on some value)
-NO_KEY = "EMPTY"
 
 
 class OpenAIOptions(BackendOptions):
@@ -80,11 +78,6 @@ class OpenAIOptions(BackendOptions):
 _INSTALL_HINT = 'pip install "halluforge[openai]"'
 
 
-def _is_openai_url(url: str) -> bool:
-    host = urlparse(url).hostname or ""
-    return host == "api.openai.com" or host.endswith(".openai.com")
-
-
 def resolve_base_url(spec: ModelSpec, options: dict[str, Any] | OpenAIOptions) -> str:
     """The server to call: the address, then ``options["base_url"]``, then the environment, then OpenAI."""
     opts = options if isinstance(options, OpenAIOptions) else parse_options("openai", OpenAIOptions, options)
@@ -92,46 +85,18 @@ def resolve_base_url(spec: ModelSpec, options: dict[str, Any] | OpenAIOptions) -
     return str(url).rstrip("/")
 
 
-def is_loopback(url: str) -> bool:
-    """True for a URL whose host is this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
-    host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def resolve_api_key(base_url: str, options: dict[str, Any] | OpenAIOptions) -> str:
     """The key to send to ``base_url``, read from the environment; ``"EMPTY"`` when none belongs there.
 
-    A key goes only where it belongs: ``OPENAI_API_KEY`` to OpenAI's own API, and to any other
-    server only the variable the user names for this backend (``api_key_env``). A key is
-    never sent over plain HTTP to a host other than this machine unless the user opts in with
-    ``allow_insecure_http: true``.
+    The shared policy of :mod:`halluforge.backends.keys`: ``OPENAI_API_KEY`` to OpenAI's own
+    API, and to any other server only the variable the user names for this backend
+    (``api_key_env``). A key is never sent over plain HTTP to a host other than this machine
+    unless the user opts in with ``allow_insecure_http: true``.
     """
     opts = options if isinstance(options, OpenAIOptions) else parse_options("openai", OpenAIOptions, options)
-    if opts.api_key_env is not None:
-        env_name: str | None = opts.api_key_env
-    else:
-        env_name = "OPENAI_API_KEY" if _is_openai_url(base_url) else None
-    if env_name is None:
-        return NO_KEY
-    key = os.environ.get(env_name, "").strip()
-    if not key:
-        raise ModelError(
-            f"no API key for {base_url}: the environment variable {env_name} is not set",
-            hint=f"set {env_name} (export {env_name}=sk-...) or point the address at a local server",
-        )
-    insecure = urlparse(base_url).scheme != "https" and not is_loopback(base_url)
-    if insecure and not opts.allow_insecure_http:
-        raise ConfigError(
-            f"refusing to send the key in {env_name} over plain HTTP to {base_url}",
-            hint="use an https:// URL, or set backends.openai.allow_insecure_http: true "
-            "if this network is trusted",
-        )
-    return key
+    return resolve_key(
+        OPENAI, base_url, api_key_env=opts.api_key_env, allow_insecure_http=opts.allow_insecure_http
+    )
 
 
 def _status_code(exc: BaseException) -> int | None:
@@ -143,9 +108,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     """Map an SDK exception to the halluforge error tree, with any secret scrubbed out."""
     import openai
 
-    message = str(exc) or type(exc).__name__
-    if secret and secret != NO_KEY:
-        message = message.replace(secret, "***")
+    message = scrub(str(exc) or type(exc).__name__, secret)
     status = _status_code(exc)
     return http_error(
         message if status is not None else f"{type(exc).__name__}: {message}",
