@@ -4,7 +4,8 @@ A run that would fail on its config, data or models should fail before it writes
 no half-made run directory, no manifest saying "running". :func:`check_run` looks at every
 name (settings, families, loaders, scorers, metrics, backends) and its options, reads every
 data source once, checks every model address and model file without loading an engine, the
-output and cache folders, and whether the run directory it would resume was made by the same
+output and cache folders, whether another process is running in the run directory (its lock,
+:mod:`halluforge.runlock`), and whether the run directory it would resume was made by the same
 config. It collects every problem and raises them together as one
 :class:`~halluforge.config.InvalidInputError`, each as ``file:line: key.path: problem (fix: ...)``.
 """
@@ -21,6 +22,7 @@ from typing import Any
 from halluforge.config import InvalidInputError, Problem, RunConfig
 from halluforge.errors import ConfigError, DataError, HalluforgeError
 from halluforge.manifest import resume_hash
+from halluforge.runlock import check_free
 
 
 class _Collector:
@@ -82,6 +84,16 @@ def check_resume(config: RunConfig) -> None:
             f"run {config.resolved_run_id()!r} in {run_dir.parent} was made with a different config",
             hint="pass --new to start a fresh run directory, or choose another --run-id",
         )
+
+
+def check_run_dir(config: RunConfig) -> None:
+    """The run directory is free (no other process holds its lock) and, if it exists, ours to resume.
+
+    A held lock is the one problem reported: while another run writes, its manifest may be
+    half-written, and the way out (wait, or ``--new``) is the same.
+    """
+    check_free(Path(config.output_dir) / config.resolved_run_id())
+    check_resume(config)
 
 
 def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
@@ -209,7 +221,7 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     if config.cache.enabled:
         cache = Path(config.cache.path) if config.cache.path else default_cache_path()
         out.check("cache.path", writable_folder, cache.parent, "cache folder")
-    out.check("run_id", check_resume, config)
+    out.check("run_id", check_run_dir, config)
     generators = _check_names(out, config)
     _check_scores(out, config)
     _check_models(out, config, generators)
@@ -234,4 +246,11 @@ def check_run(config: RunConfig) -> None:
         raise InvalidInputError(problems)
 
 
-__all__ = ["check_rescore", "check_resume", "check_run", "collect_problems", "writable_folder"]
+__all__ = [
+    "check_rescore",
+    "check_resume",
+    "check_run",
+    "check_run_dir",
+    "collect_problems",
+    "writable_folder",
+]
