@@ -152,7 +152,7 @@ def _check_data(out: _Collector, config: RunConfig) -> None:
                 f"it takes {', '.join(accepted or ()) or 'no options'}",
             )
         if not unknown:
-            out.check(key, read_source, source)
+            out.check(key, read_source, source, config.limits.max_text_chars)
 
 
 def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ where there is one).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,27 @@ def run_case(name: str, expect: list[str], cfg: str, **files: str | bytes) -> Ca
     return Case(name, RUN, expect, {"run.yaml": cfg, **files})
 
 
+#: nine levels of nine YAML aliases each: about a billion strings once expanded, 640 bytes written
+ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
+DEEP = 100_000
+
+
+def _link(name: str, target: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        (root / name).symlink_to(target)
+
+    return setup
+
+
+def _fifo(name: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        os.mkfifo(root / name)
+
+    return setup
+
+
 def _old_run(manifest: str | None) -> Callable[[Path], None]:
     def setup(root: Path) -> None:
         folder = root / "runs" / "mine"
@@ -104,6 +126,47 @@ CASES: list[Case] = [
         "unknown key in a data source",
         ["run.yaml", "data.0.pth"],
         config(data=[{"loader": "jsonl", "pth": "x"}]),
+    ),
+    # -- bounds on the config (halluforge.limits): aliases, depth, numbers
+    run_case("YAML alias bomb", ["run.yaml:2", "aliases (*a)"], ALIAS_BOMB),
+    Case(
+        "config show: YAML alias bomb",
+        ["config", "show", "run.yaml"],
+        ["run.yaml:2", "aliases (*a)"],
+        {"run.yaml": ALIAS_BOMB},
+    ),
+    run_case("deeply nested YAML", ["run.yaml:1", "nested deeper than 64"], "x: " + "[" * DEEP + "]" * DEEP),
+    run_case("5,001-digit number in YAML", ["run.yaml:1", "5,001 characters"], "seed: " + "9" * 5001 + "\n"),
+    run_case(
+        "NaN timeout",
+        ["run.yaml:", "not a finite number"],
+        config(backends={"openai": {"timeout_s": "NAN"}}).replace(": NAN", ": .nan"),
+    ),
+    run_case(
+        "infinite backoff",
+        ["run.yaml:", "not a finite number"],
+        config(backends={"mock": {"backoff_s": "INF"}}).replace(": INF", ": .inf"),
+    ),
+    Case(
+        "--set NaN delay",
+        [*RUN, "--set", "backends.mock.delay_s=.nan"],
+        ["--set backends.mock.delay_s", "finite"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "--set YAML alias",
+        [*RUN, "--set", "answer.settings=[&s open_book, *s]"],
+        ["--set answer.settings", "aliases"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "config file is a FIFO",
+        ["run", "fifo.yaml", "--quiet"],
+        ["fifo.yaml", "FIFO"],
+        setup=_fifo("fifo.yaml"),
+    ),
+    run_case(
+        "max_text_chars zero", ["run.yaml", "limits.max_text_chars"], config(limits={"max_text_chars": 0})
     ),
     # -- numbers and lists
     run_case("negative max_tokens", ["run.yaml", "answer.max_tokens"], config(answer={"max_tokens": -5})),
@@ -396,6 +459,75 @@ CASES: list[Case] = [
         ["rt.jsonl:1", "choices"],
         config(data=[{"loader": "realtimeqa", "path": "rt.jsonl"}]),
         **{"rt.jsonl": jsonl({"question_sentence": "q?", "answer": ["0"]})},
+    ),
+    # -- bounds on the data (halluforge.limits): literals, numbers, depth, text, file kinds
+    run_case(
+        "NaN JSON literal",
+        ["qa.jsonl:2", "NaN is not a JSON number"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl(GOOD_ROW, '{"question": NaN, "answers": ["a"]}')},
+    ),
+    run_case(
+        "Infinity JSON literal",
+        ["qa.jsonl:1", "Infinity is not a JSON number"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": ["a"], "score": -Infinity}')},
+    ),
+    run_case(
+        "5,001-digit JSON number",
+        ["qa.jsonl:1", "5,001 digits"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": [' + "9" * 5001 + "]}")},
+    ),
+    run_case(
+        "deeply nested JSON",
+        ["qa.jsonl:1", "nested deeper than 64"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": ["a"], "x": ' + "[" * DEEP + "]" * DEEP + "}")},
+    ),
+    run_case(
+        "lone surrogate in a JSON string",
+        ["qa.jsonl:1", "question", "lone surrogate"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "Who?\\ud800", "answers": ["a"]}')},
+    ),
+    run_case(
+        "NUL in JSON text",
+        ["qa.jsonl:1", "evidence", "NUL"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl({**GOOD_ROW, "evidence": "Hamlet\u0000 is a play."})},
+    ),
+    run_case(
+        "NUL in CSV text",
+        ["qa.csv:2", "question", "NUL"],
+        config(data=[{"loader": "csv", "path": "qa.csv"}]),
+        **{"qa.csv": "question,answers\nWho\x00?,Ann\n"},
+    ),
+    run_case(
+        "text longer than limits.max_text_chars",
+        ["qa.jsonl:2", "evidence", "longer than limits.max_text_chars (100)"],
+        config(data=source(), limits={"max_text_chars": 100}),
+        **{"qa.jsonl": jsonl(GOOD_ROW, {**GOOD_ROW, "evidence": "word " * 40})},
+    ),
+    run_case(
+        "ReEval element with NaN",
+        ["re.json:3", "NaN"],
+        config(data=[{"loader": "reeval", "path": "re.json"}]),
+        **{"re.json": '[{"question": "q", "answer": "a"},\n\n {"question": "q2", "answer": NaN}]'},
+    ),
+    Case(
+        "data path links to /dev/zero",
+        RUN,
+        ["qa.jsonl", "device (behind a symlink)"],
+        {"run.yaml": config(data=source())},
+        setup=_link("qa.jsonl", "/dev/zero"),
+    ),
+    Case(
+        "data path is a FIFO",
+        RUN,
+        ["qa.jsonl", "FIFO"],
+        {"run.yaml": config(data=source())},
+        setup=_fifo("qa.jsonl"),
     ),
     # -- command-line values
     Case(

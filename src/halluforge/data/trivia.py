@@ -26,6 +26,7 @@ from halluforge.config import DataSource
 from halluforge.data.hf_rows import hf_rows, is_hf_form
 from halluforge.data.tabular import ALIASES_KEY, limited, open_text, source_name, source_path
 from halluforge.errors import DataError
+from halluforge.limits import loads_json
 from halluforge.records import Example
 
 
@@ -34,7 +35,7 @@ def _entries(path: Path) -> Iterator[tuple[int, str, Any]]:
     with open_text(path) as handle:
         text = handle.read()
     try:
-        data = json.loads(text)
+        data = loads_json(text, path=str(path))
     except json.JSONDecodeError as exc:
         if exc.lineno > 1 and _parses(text.lstrip().split("\n", 1)[0]):  # one entry per line
             yield from _json_lines(path)
@@ -66,7 +67,7 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
             if not line.strip():
                 continue
             try:
-                yield number, f"line {number}", json.loads(line)
+                yield number, f"line {number}", loads_json(line, path=str(path), line=number)
             except json.JSONDecodeError as exc:
                 raise DataError(
                     f"not valid JSON ({exc.msg})", path=str(path), line=number, hint="one entry per line"
