@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,14 +87,70 @@ def check_resume(config: RunConfig) -> None:
         )
 
 
+def check_store_writable(run_dir: Path) -> None:
+    """A run store to resume can be written: opened for writing (and closed), nothing changed.
+
+    ``os.access`` says yes to root whatever the file's mode or attributes; opening the files
+    read-write asks the kernel itself, so a read-only or immutable store is refused here
+    instead of failing at the first write of a resumed run.
+    """
+    for name in ("store.sqlite", "store.sqlite-wal", "store.sqlite-shm"):
+        path = run_dir / name
+        if not path.exists():
+            continue
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+        except OSError as exc:
+            raise ConfigError(
+                f"run store {path} cannot be written ({exc.strerror or exc}), so the run cannot resume",
+                hint="make it writable (chmod u+w), or pass --new to start a fresh run directory",
+            ) from None
+
+
 def check_run_dir(config: RunConfig) -> None:
     """The run directory is free (no other process holds its lock) and, if it exists, ours to resume.
 
     A held lock is the one problem reported: while another run writes, its manifest may be
     half-written, and the way out (wait, or ``--new``) is the same.
     """
-    check_free(Path(config.output_dir) / config.resolved_run_id())
+    run_dir = Path(config.output_dir) / config.resolved_run_id()
+    check_free(run_dir)
     check_resume(config)
+    if run_dir.is_dir():
+        check_store_writable(run_dir)
+
+
+def check_cache_file(path: Path) -> None:
+    """An existing response cache is a regular file SQLite can read (probed read-only, nothing written)."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise ConfigError(f"response cache {path} is not a regular file", hint="set cache.path to a file")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            db.execute("PRAGMA schema_version").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(
+            f"response cache {path} is not a readable SQLite database ({exc})",
+            hint="delete the file, or set cache.path (or HALLUFORGE_CACHE_DIR) elsewhere",
+        ) from None
+
+
+def check_demos(config: RunConfig) -> None:
+    """A demonstrations file named in ``answer.few_shot.demos`` reads, when a setting uses it."""
+    from halluforge.limits import text_limit
+    from halluforge.settings import SETTINGS, few_shot_pool
+
+    few_shot = config.answer.few_shot
+    if few_shot.demos in ("bundled", "adversarial"):
+        return
+    uses = [n for n in config.answer.settings if n in SETTINGS and SETTINGS.get(n).demos == "configured"]
+    if uses:
+        with text_limit(config.limits.max_text_chars):
+            few_shot_pool(few_shot, False, [])
 
 
 def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
@@ -221,8 +278,10 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     if config.cache.enabled:
         cache = Path(config.cache.path) if config.cache.path else default_cache_path()
         out.check("cache.path", writable_folder, cache.parent, "cache folder")
+        out.check("cache.path", check_cache_file, cache)
     out.check("run_id", check_run_dir, config)
     generators = _check_names(out, config)
+    out.check("answer.few_shot.demos", check_demos, config)
     _check_scores(out, config)
     _check_models(out, config, generators)
     _check_data(out, config)
@@ -247,10 +306,13 @@ def check_run(config: RunConfig) -> None:
 
 
 __all__ = [
+    "check_cache_file",
+    "check_demos",
     "check_rescore",
     "check_resume",
     "check_run",
     "check_run_dir",
+    "check_store_writable",
     "collect_problems",
     "writable_folder",
 ]

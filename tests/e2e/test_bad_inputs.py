@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +59,10 @@ class Case:
     files: dict[str, str | bytes] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     needs: str | None = None  # a module the case needs (skipped without it)
-    setup: Callable[[Path], None] | None = None
+    #: prepares the working folder; may return values for ``{name}`` fields in ``argv``
+    setup: Callable[[Path], dict[str, str] | None] | None = None
+    #: undoes what setup did outside the folder's files (a socket, a file attribute)
+    teardown: Callable[[Path], None] | None = None
 
 
 RUN = ["run", "run.yaml", "--quiet"]
@@ -86,6 +91,47 @@ def _fifo(name: str) -> Callable[[Path], None]:
         os.mkfifo(root / name)
 
     return setup
+
+
+def _read_only_store(root: Path) -> None:
+    """A finished run of run.yaml whose store.sqlite the kernel will not open for writing, even for root."""
+    from halluforge.config import load_config
+    from halluforge.pipeline import run_pipeline
+
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        run_pipeline(load_config("run.yaml"))
+    finally:
+        os.chdir(here)
+    (store,) = root.glob("runs/*/store.sqlite")
+    if subprocess.run(["chattr", "+i", str(store)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (needs root on ext4 or similar)")
+
+
+def _writable_again(root: Path) -> None:
+    for store in root.glob("runs/*/store.sqlite"):
+        subprocess.run(["chattr", "-i", str(store)], capture_output=True)
+
+
+_TAKEN: list[socket.socket] = []
+
+
+def _port_in_use(root: Path) -> dict[str, str]:
+    """A run to view, and a port another program listens on."""
+    from halluforge.store import RunStore
+
+    RunStore(root / "runs" / "seen").close()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    _TAKEN.append(taken)
+    return {"port": str(taken.getsockname()[1])}
+
+
+def _free_port_again(root: Path) -> None:
+    while _TAKEN:
+        _TAKEN.pop().close()
 
 
 def _old_run(manifest: str | None) -> Callable[[Path], None]:
@@ -607,6 +653,56 @@ CASES: list[Case] = [
         {"run.yaml": config()},
         setup=_old_run("{not json"),
     ),
+    Case(
+        "run id with a trailing newline",
+        [*RUN, "--run-id", "mine\n"],
+        ["'mine\\n'", "plain name"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "run id with a control character",
+        [*RUN, "--run-id", "mi\x1bne"],
+        ["plain name"],
+        {"run.yaml": config()},
+    ),
+    run_case("run id with a newline in the file", ["plain name"], config(run_id="mine\n")),
+    Case(
+        "read-only store on resume",
+        RUN,
+        ["store.sqlite", "cannot be written", "--new"],
+        {"run.yaml": config(cache={"enabled": False})},
+        setup=_read_only_store,
+        teardown=_writable_again,
+    ),
+    run_case(
+        "demos file missing",
+        ["missing.jsonl", "file not found"],
+        config(answer={"settings": ["few_shot"], "few_shot": {"demos": "missing.jsonl"}}),
+    ),
+    run_case(
+        "demos file not JSON",
+        ["demos.jsonl:1", "not valid JSON"],
+        config(answer={"settings": ["few_shot"], "few_shot": {"demos": "demos.jsonl"}}),
+        **{"demos.jsonl": "not json\n"},
+    ),
+    run_case(
+        "cache path is a folder",
+        ["cache.path", "not a regular file"],
+        config(cache={"path": "cachedir"}),
+        **{"cachedir/keep.txt": "x"},
+    ),
+    run_case(
+        "cache file that is not SQLite",
+        ["cache.path", "not a readable SQLite database"],
+        config(cache={"path": "cache.sqlite"}),
+        **{"cache.sqlite": "this is not a database, it is text " * 200},
+    ),
+    run_case(
+        "TriviaQA loader on plain JSON lines",
+        ["qa.jsonl", "line 1", "not a TriviaQA entry", "loader: jsonl"],
+        config(data=[{"loader": "triviaqa", "path": "qa.jsonl"}]),
+        **{"qa.jsonl": jsonl(GOOD_ROW, GOOD_ROW)},
+    ),
     # -- other entry points
     Case("score: corrupt manifest", ["score", "runs/mine"], ["manifest.json"], setup=_old_run("{not json")),
     Case(
@@ -646,6 +742,32 @@ CASES: list[Case] = [
         {"inv.jsonl": jsonl({"x": 1})},
     ),
     Case(
+        "judge: empty file",
+        ["judge", "premise", "empty.jsonl"],
+        ["empty.jsonl", "no rows"],
+        {"empty.jsonl": ""},
+    ),
+    Case(
+        "judge: --out is a folder",
+        ["judge", "premise", "inv.jsonl", "--out", "outdir"],
+        ["outdir", "is a folder"],
+        {"inv.jsonl": jsonl(INVITE_ROW), "outdir/keep.txt": "x"},
+    ),
+    Case(
+        "judge: input is a FIFO",
+        ["judge", "premise", "inv.jsonl"],
+        ["inv.jsonl", "FIFO"],
+        setup=_fifo("inv.jsonl"),
+    ),
+    Case(
+        "view: port in use",
+        ["view", "runs", "--port", "{port}"],
+        ["port", "is in use", "--port"],
+        needs="uvicorn",
+        setup=_port_in_use,
+        teardown=_free_port_again,
+    ),
+    Case(
         "index: missing corpus path",
         ["index", "build", "--corpus", "data/missing.jsonl", "--out", "idx"],
         ["data/missing.jsonl", "not found"],
@@ -662,7 +784,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 
 def test_the_corpus_is_large_enough() -> None:
-    assert len(CASES) >= 60
+    assert len(CASES) >= 135
     assert len({c.name for c in CASES}) == len(CASES)
 
 
@@ -681,8 +803,29 @@ def test_bad_input(
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8")
-    if case.setup:
-        case.setup(work)
+    fields = (case.setup(work) if case.setup else None) or {}
+    try:
+        _run_case(
+            case,
+            [arg.format(**fields) if fields else arg for arg in case.argv],
+            work,
+            tmp_path,
+            monkeypatch,
+            capsys,
+        )
+    finally:
+        if case.teardown:
+            case.teardown(work)
+
+
+def _run_case(
+    case: Case,
+    argv: list[str],
+    work: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(work)
     monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(tmp_path / "cache"))
     for var in (
@@ -698,7 +841,7 @@ def test_bad_input(
         monkeypatch.setenv(var, value)
     before = _snapshot(tmp_path)
 
-    code = main(case.argv)
+    code = main(argv)
 
     captured = capsys.readouterr()
     err = captured.err
