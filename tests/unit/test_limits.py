@@ -135,3 +135,14 @@ def test_wrapper_options_refuse_infinity() -> None:
         for value in (math.inf, math.nan):
             with pytest.raises(ConfigError, match=f"backends.mock.{name}"):
                 split_options("mock", {name: value})
+
+
+def test_a_config_file_over_ten_mib_is_refused(tmp_path: Path) -> None:
+    from halluforge.config import read_yaml
+    from halluforge.errors import ConfigError
+    from halluforge.limits import MAX_CONFIG_BYTES
+
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * MAX_CONFIG_BYTES + "\nseed: 1\n")
+    with pytest.raises(ConfigError, match=r"big\.yaml: a config file of"):
+        read_yaml(big)
