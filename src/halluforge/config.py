@@ -24,16 +24,25 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from halluforge.errors import ConfigError
+from halluforge.errors import ConfigError, DataError
+from halluforge.limits import (
+    DEFAULT_MAX_TEXT_CHARS,
+    check_config_size,
+    compose_yaml,
+    load_yaml,
+    regular_file,
+    yaml_hint,
+)
 
 DEFAULT_MODEL = "llamacpp/smollm2-135m"
-#: a run id is a plain name: it becomes one folder under output_dir, never a path
-RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+#: a run id is a plain name: it becomes one folder under output_dir, never a path (matched whole,
+#: with ``fullmatch``: ``$`` alone would let a trailing newline through into the folder name)
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 def check_run_id(value: str) -> None:
-    """Reject a run id that is not a plain folder name (separators, ``..``, absolute paths)."""
-    if not RUN_ID.match(value) or ".." in value:
+    """Reject a run id that is not a plain folder name (separators, ``..``, control characters)."""
+    if not RUN_ID.fullmatch(value) or ".." in value:
         raise ConfigError(
             f"run id {value!r} is not a plain name",
             hint="use letters, digits, '.', '_' and '-' only (no '/', no '..'); "
@@ -106,9 +115,9 @@ ALL_SETTINGS = ("closed_book", "open_book", "few_shot", "opinion")
 
 
 class ConfigModel(BaseModel):
-    """Base: unknown keys are errors, never silently ignored."""
+    """Base: unknown keys are errors, never silently ignored; NaN and infinity are never numbers."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class DataSource(ConfigModel):
@@ -224,6 +233,16 @@ class ExecutorConfig(ConfigModel):
     max_attempts: int = Field(default=3, ge=1, description="tries of one batch when workers are lost")
 
 
+class LimitsConfig(ConfigModel):
+    """Bounds on the input a run reads (see :mod:`halluforge.limits` for the fixed ones)."""
+
+    max_text_chars: int = Field(
+        default=DEFAULT_MAX_TEXT_CHARS,
+        ge=1,
+        description="longest text accepted in one field of the data (question, evidence, ...)",
+    )
+
+
 def _default_families() -> dict[str, dict[str, Any]]:
     return {"answer_swap": {}}
 
@@ -252,6 +271,7 @@ class RunConfig(ConfigModel):
     cache: CacheConfig = Field(default_factory=CacheConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     max_error_rate: float = Field(default=0.5, ge=0, le=1)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
 
     _origin: ConfigOrigin | None = PrivateAttr(default=None)
 
@@ -271,9 +291,10 @@ class RunConfig(ConfigModel):
         """A short hash of the config without its run id, used as the default run id.
 
         Where the run executes (``executor``) is left out: it does not change any record, so
-        the same config resumes the same run with or without Ray.
+        the same config resumes the same run with or without Ray. Input bounds (``limits``)
+        only refuse input, so they are left out too (and run ids made before them still hold).
         """
-        data = self.model_dump(mode="json", exclude={"run_id", "executor"})
+        data = self.model_dump(mode="json", exclude={"run_id", "executor", "limits"})
         blob = json.dumps(data, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:10]
 
@@ -335,12 +356,20 @@ def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
     """Parse a YAML file: its data and the line of every key path; duplicate keys are errors.
 
     The lines come from the composed node tree (``start_mark``), so an error can point at the
-    line where the user wrote the key.
+    line where the user wrote the key. The file is parsed once, under the bounds of
+    :class:`~halluforge.limits.BoundedLoader`: aliases are refused before anything is
+    expanded (so the walk below visits each node once), and so are deep nesting, over-long
+    numbers, NaN and infinity. Only a regular file of at most 10 MiB is read.
     """
     if path.is_dir():
         raise ConfigError(f"{path} is a directory, not a config file", hint="give the path of a YAML file")
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(f"config file {path} does not exist", hint="check the path")
+    try:
+        regular_file(path)
+    except DataError as exc:
+        raise ConfigError(f"config file {exc.message}", hint=exc.hint) from None
+    check_config_size(path)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -348,8 +377,7 @@ def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
             f"{path}: not UTF-8 text (byte {exc.start})", hint="save the file as UTF-8"
         ) from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = compose_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
@@ -357,7 +385,8 @@ def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
         context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
         if context and context_mark is not None:
             problem += f" ({context} started at line {context_mark.line + 1})"
-        raise ConfigError(f"{path}{line}: {problem}", hint="fix the YAML syntax at that line") from None
+        hint = yaml_hint(exc, "fix the YAML syntax at that line")
+        raise ConfigError(f"{path}{line}: {problem}", hint=hint) from None
     lines: dict[str, int] = {}
     problems: list[Problem] = []
 
@@ -402,12 +431,12 @@ def parse_override(item: str) -> tuple[str, Any]:
     if not sep or not key.strip():
         raise ConfigError(f"override {item!r} is not KEY=VALUE", hint="write e.g. --set select.limit=20")
     try:
-        return key.strip(), yaml.safe_load(raw)
+        return key.strip(), load_yaml(raw)
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or "not valid YAML"
         raise ConfigError(
             f"--set {key.strip()}: the value {raw!r} is not valid YAML ({problem})",
-            hint="quote it or close its brackets, e.g. --set 'answer.settings=[open_book]'",
+            hint=yaml_hint(exc, "quote it or close its brackets, e.g. --set 'answer.settings=[open_book]'"),
         ) from None
 
 
@@ -479,6 +508,7 @@ __all__ = [
     "FewShotConfig",
     "FilterConfig",
     "InvalidInputError",
+    "LimitsConfig",
     "ModelsConfig",
     "Problem",
     "RunConfig",

@@ -7,6 +7,7 @@
     ├── DataError                an input file is unreadable or malformed (names file, line, field)
     ├── RegistryError            an unknown component name (generator, scorer, backend, loader)
     ├── StoreError               the run store is unusable (wrong schema, locked, corrupt)
+    │   └── RunLockedError           another process is running in the same run directory
     ├── RunFailedError           a run finished but past its allowed error rate
     ├── ModelError               a model cannot be loaded (missing file, missing extra)
     └── BackendError             a call to a model failed
@@ -77,6 +78,14 @@ class StoreError(HalluforgeError):
     """The run store cannot be used."""
 
 
+class RunLockedError(StoreError):
+    """Another process holds the run directory's lock; ``pid`` is its process id when known."""
+
+    def __init__(self, message: str, *, pid: int | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.pid = pid
+
+
 class RunFailedError(HalluforgeError):
     """A run finished, but more responses failed than ``max_error_rate`` allows."""
 
@@ -136,5 +145,6 @@ __all__ = [
     "RateLimitedError",
     "RegistryError",
     "RunFailedError",
+    "RunLockedError",
     "StoreError",
 ]

@@ -18,6 +18,13 @@ CSV writes lists as JSON too and an empty cell for a missing value, so it cannot
 empty text from a missing one in nullable columns; the other formats can. :func:`read_table`
 reads any format back into the same rows. No export holds an API key: records never store
 one (keys stay in the environment).
+
+CSV is made safe to open in a spreadsheet: dataset text and model replies are untrusted, and a
+cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is run as a formula
+(``=HYPERLINK(...)``). Such a text cell gets a leading single quote, as OWASP's CSV-injection
+guidance advises, so the spreadsheet shows it as text (:func:`csv_cell`); a text that itself
+starts with a quote gets one more, so :func:`read_table` can take exactly one off and read
+every cell back as it was. Numbers are written as numbers and never quoted.
 """
 
 from __future__ import annotations
@@ -40,6 +47,26 @@ from halluforge.store import RunStore
 Format = Literal["jsonl", "csv", "parquet", "hf"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "parquet", "hf")
 SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "hf": ""}
+#: first characters that make a spreadsheet read a cell as a formula (OWASP: CSV injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: the prefix that makes a spreadsheet show a cell as text
+TEXT_PREFIX = "'"
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a CSV cell that a spreadsheet shows and never runs.
+
+    Text that could start a formula, or that starts with the quote itself, gets a leading
+    single quote; numbers and other values are kept as they are.
+    """
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, TEXT_PREFIX)):
+        return TEXT_PREFIX + value
+    return value
+
+
+def csv_text(cell: str) -> str:
+    """A CSV cell written by :func:`csv_cell` read back as the text it was."""
+    return cell[len(TEXT_PREFIX) :] if cell.startswith(TEXT_PREFIX) else cell
 
 
 class JoinedRow(BaseModel):
@@ -257,7 +284,10 @@ def write_table(rows: list[dict[str, Any]], model: type[BaseModel], path: Path, 
             writer.writeheader()
             for row in rows:
                 writer.writerow(
-                    {k: ("" if v is None else v) for k, v in flatten(model, row, lists=False).items()}
+                    {
+                        k: ("" if v is None else csv_cell(v))
+                        for k, v in flatten(model, row, lists=False).items()
+                    }
                 )
     elif fmt == "parquet":
         pa = _pyarrow()
@@ -288,7 +318,10 @@ def read_table(path: str | Path, table: str, fmt: Format) -> list[dict[str, Any]
             ]
     if fmt == "csv":
         with path.open(encoding="utf-8", newline="") as handle:
-            return [unflatten(model, dict(row), from_csv=True) for row in csv.DictReader(handle)]
+            return [
+                unflatten(model, {k: csv_text(v) for k, v in row.items()}, from_csv=True)
+                for row in csv.DictReader(handle)
+            ]
     if fmt == "parquet":
         rows = _pyarrow().parquet.read_table(path).to_pylist()
     else:
@@ -330,11 +363,14 @@ def export_run(
 
 __all__ = [
     "FORMATS",
+    "FORMULA_STARTS",
     "HUMAN_TABLES",
     "TABLES",
     "JoinedRow",
     "LabelRow",
     "column_kinds",
+    "csv_cell",
+    "csv_text",
     "export_run",
     "flatten",
     "joined_rows",

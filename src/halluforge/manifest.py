@@ -52,8 +52,9 @@ def redact(value: Any) -> Any:
     return value
 
 
-#: config keys that do not change a run's records: resuming with other values is fine
-NOT_RESUMED = frozenset({"run_id", "output_dir", "cache", "max_error_rate"})
+#: config keys that do not change a run's records: resuming with other values is fine (``limits``
+#: only refuses input, so a run made before it existed resumes too)
+NOT_RESUMED = frozenset({"run_id", "output_dir", "cache", "max_error_rate", "limits"})
 
 
 def resume_hash(config_dump: dict[str, Any]) -> str:

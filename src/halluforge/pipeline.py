@@ -5,6 +5,10 @@ Each stage (``halluforge.stages``) is ``async run(ctx) -> counts`` over one froz
 run store and writes its own records under deterministic ids, so any stage can be re-run alone
 and an interrupted run resumes where it stopped. This module only assembles the context,
 calls the stages in order, merges their counts and writes the manifest; it never prints.
+
+A run holds its run directory's lock (:class:`~halluforge.runlock.RunLock`) from before its
+first write to its end, and checks again under the lock that the directory is its own to
+resume: a second process on the same directory is refused, naming the holder's PID.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from halluforge.manifest import write_manifest
 from halluforge.metrics.summary import Summary
 from halluforge.records import TestCase
 from halluforge.reports.model import Report
+from halluforge.runlock import RunLock
 from halluforge.stages.answer import answer_stage
 from halluforge.stages.context import ModelPool, NullProgress, Progress, RunContext, StageCounts
 from halluforge.stages.forge import forge_stage
@@ -191,13 +196,23 @@ def run_pipeline(
     config: RunConfig | None = None, progress: Progress | None = None, executor: Executor | None = None
 ) -> RunResult:
     """Run every stage of ``config`` (the embedded default when None)."""
-    from halluforge.preflight import check_run
+    from halluforge.preflight import check_resume, check_run
 
     config = config or RunConfig()
     check_run(config)  # every problem at once, before the run directory exists
     started = time.perf_counter()
-    ctx = open_context(config, progress, executor)
-    summary, report, counts = asyncio.run(_run_stages(ctx, STAGES))
+    lock = RunLock(Path(config.output_dir) / config.resolved_run_id()).acquire()
+    try:
+        try:
+            # again under the lock: another process may have written its manifest since check_run
+            check_resume(config)
+            ctx = open_context(config, progress, executor)
+        except BaseException:
+            lock.discard()  # refused before the first stage: remove the folders this run made
+            raise
+        summary, report, counts = asyncio.run(_run_stages(ctx, STAGES))
+    finally:
+        lock.release()
     seconds = time.perf_counter() - started
     result = RunResult(run_dir=ctx.run_dir, summary=summary, report=report, counts=counts, seconds=seconds)
     failed = counts.get("responses_failed", 0)
@@ -250,9 +265,10 @@ def rescore_run(
     started = time.perf_counter()
     config = config_of_run(run_dir, overrides)
     check_rescore(config)  # metric names, their options and the judge model, before the store opens
-    ctx = open_context(config, progress)
-    stages = (("score", score_stage),) if scores else ()
-    summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False, max_cases=max_cases))
+    with RunLock(Path(config.output_dir) / config.resolved_run_id()):  # no run may write beside it
+        ctx = open_context(config, progress)
+        stages = (("score", score_stage),) if scores else ()
+        summary, report, counts = asyncio.run(_run_stages(ctx, stages, manifest=False, max_cases=max_cases))
     seconds = time.perf_counter() - started
     return RunResult(run_dir=ctx.run_dir, summary=summary, report=report, counts=counts, seconds=seconds)
 

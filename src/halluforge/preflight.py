@@ -4,7 +4,8 @@ A run that would fail on its config, data or models should fail before it writes
 no half-made run directory, no manifest saying "running". :func:`check_run` looks at every
 name (settings, families, loaders, scorers, metrics, backends) and its options, reads every
 data source once, checks every model address and model file without loading an engine, the
-output and cache folders, and whether the run directory it would resume was made by the same
+output and cache folders, whether another process is running in the run directory (its lock,
+:mod:`halluforge.runlock`), and whether the run directory it would resume was made by the same
 config. It collects every problem and raises them together as one
 :class:`~halluforge.config.InvalidInputError`, each as ``file:line: key.path: problem (fix: ...)``.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from typing import Any
 from halluforge.config import InvalidInputError, Problem, RunConfig
 from halluforge.errors import ConfigError, DataError, HalluforgeError
 from halluforge.manifest import resume_hash
+from halluforge.runlock import check_free
 
 
 class _Collector:
@@ -84,6 +87,72 @@ def check_resume(config: RunConfig) -> None:
         )
 
 
+def check_store_writable(run_dir: Path) -> None:
+    """A run store to resume can be written: opened for writing (and closed), nothing changed.
+
+    ``os.access`` says yes to root whatever the file's mode or attributes; opening the files
+    read-write asks the kernel itself, so a read-only or immutable store is refused here
+    instead of failing at the first write of a resumed run.
+    """
+    for name in ("store.sqlite", "store.sqlite-wal", "store.sqlite-shm"):
+        path = run_dir / name
+        if not path.exists():
+            continue
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+        except OSError as exc:
+            raise ConfigError(
+                f"run store {path} cannot be written ({exc.strerror or exc}), so the run cannot resume",
+                hint="make it writable (chmod u+w), or pass --new to start a fresh run directory",
+            ) from None
+
+
+def check_run_dir(config: RunConfig) -> None:
+    """The run directory is free (no other process holds its lock) and, if it exists, ours to resume.
+
+    A held lock is the one problem reported: while another run writes, its manifest may be
+    half-written, and the way out (wait, or ``--new``) is the same.
+    """
+    run_dir = Path(config.output_dir) / config.resolved_run_id()
+    check_free(run_dir)
+    check_resume(config)
+    if run_dir.is_dir():
+        check_store_writable(run_dir)
+
+
+def check_cache_file(path: Path) -> None:
+    """An existing response cache is a regular file SQLite can read (probed read-only, nothing written)."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise ConfigError(f"response cache {path} is not a regular file", hint="set cache.path to a file")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            db.execute("PRAGMA schema_version").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(
+            f"response cache {path} is not a readable SQLite database ({exc})",
+            hint="delete the file, or set cache.path (or HALLUFORGE_CACHE_DIR) elsewhere",
+        ) from None
+
+
+def check_demos(config: RunConfig) -> None:
+    """A demonstrations file named in ``answer.few_shot.demos`` reads, when a setting uses it."""
+    from halluforge.limits import text_limit
+    from halluforge.settings import SETTINGS, few_shot_pool
+
+    few_shot = config.answer.few_shot
+    if few_shot.demos in ("bundled", "adversarial"):
+        return
+    uses = [n for n in config.answer.settings if n in SETTINGS and SETTINGS.get(n).demos == "configured"]
+    if uses:
+        with text_limit(config.limits.max_text_chars):
+            few_shot_pool(few_shot, False, [])
+
+
 def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
     """Settings, families and their options, backends named in ``backends``; returns the generators."""
     from halluforge.backends import BACKENDS, check_decoding
@@ -140,7 +209,7 @@ def _check_data(out: _Collector, config: RunConfig) -> None:
                 f"it takes {', '.join(accepted or ()) or 'no options'}",
             )
         if not unknown:
-            out.check(key, read_source, source)
+            out.check(key, read_source, source, config.limits.max_text_chars)
 
 
 def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:
@@ -224,8 +293,10 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     if config.cache.enabled:
         cache = Path(config.cache.path) if config.cache.path else default_cache_path()
         out.check("cache.path", writable_folder, cache.parent, "cache folder")
-    out.check("run_id", check_resume, config)
+        out.check("cache.path", check_cache_file, cache)
+    out.check("run_id", check_run_dir, config)
     generators = _check_names(out, config)
+    out.check("answer.few_shot.demos", check_demos, config)
     _check_scores(out, config)
     _check_models(out, config, generators)
     _check_data(out, config)
@@ -249,4 +320,14 @@ def check_run(config: RunConfig) -> None:
         raise InvalidInputError(problems)
 
 
-__all__ = ["check_rescore", "check_resume", "check_run", "collect_problems", "writable_folder"]
+__all__ = [
+    "check_cache_file",
+    "check_demos",
+    "check_rescore",
+    "check_resume",
+    "check_run",
+    "check_run_dir",
+    "check_store_writable",
+    "collect_problems",
+    "writable_folder",
+]

@@ -18,6 +18,7 @@ Layout of ``runs/<run-id>/``::
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -89,6 +90,17 @@ class RunStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open run store {self.path}: {exc}", hint="use a new --run-id") from exc
 
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Turn SQLite's refusal to write (a read-only file or folder, a full disk) into a StoreError."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            raise StoreError(
+                f"cannot write the run store {self.path}: {exc}",
+                hint="make the run directory and its store.sqlite writable, or pass --new",
+            ) from exc
+
     @staticmethod
     def _kind(cls: type[Record]) -> str:
         for kind, record_cls in KINDS.items():
@@ -110,7 +122,7 @@ class RunStore:
         else:
             rows = [(str(r.id), 0, r.model_dump_json()) for r in records]
         kept = kind in MEMO_KINDS
-        with self._lock:
+        with self._lock, self._writing():
             with self._db:
                 last = self._last_seq(kind) if kept else 0
                 before = self._db.total_changes
@@ -156,7 +168,7 @@ class RunStore:
 
     def mark_done(self, stage: str, keys: Sequence[str]) -> None:
         """Record that these inputs of a stage are finished (so a resumed run skips them)."""
-        with self._lock, self._db:
+        with self._lock, self._writing(), self._db:
             self._db.executemany("INSERT OR IGNORE INTO done VALUES (?, ?)", [(stage, k) for k in keys])
 
     def done_keys(self, stage: str) -> set[str]:

@@ -10,6 +10,9 @@ where there is one).
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +61,10 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     needs: tuple[str, str] | None = None  # (extra, module) the case needs, skipped without it
     hidden: tuple[str, ...] = ()  # modules made unimportable: the case of an install without them
-    setup: Callable[[Path], None] | None = None
+    #: prepares the working folder; may return values for ``{name}`` fields in ``argv``
+    setup: Callable[[Path], dict[str, str] | None] | None = None
+    #: undoes what setup did outside the folder's files (a socket, a file attribute)
+    teardown: Callable[[Path], None] | None = None
 
 
 RUN = ["run", "run.yaml", "--quiet"]
@@ -66,6 +72,68 @@ RUN = ["run", "run.yaml", "--quiet"]
 
 def run_case(name: str, expect: list[str], cfg: str, **files: str | bytes) -> Case:
     return Case(name, RUN, expect, {"run.yaml": cfg, **files})
+
+
+#: nine levels of nine YAML aliases each: about a billion strings once expanded, 640 bytes written
+ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
+DEEP = 100_000
+
+
+def _link(name: str, target: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        (root / name).symlink_to(target)
+
+    return setup
+
+
+def _fifo(name: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        os.mkfifo(root / name)
+
+    return setup
+
+
+def _read_only_store(root: Path) -> None:
+    """A finished run of run.yaml whose store.sqlite the kernel will not open for writing, even for root."""
+    from halluforge.config import load_config
+    from halluforge.pipeline import run_pipeline
+
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        run_pipeline(load_config("run.yaml"))
+    finally:
+        os.chdir(here)
+    (store,) = root.glob("runs/*/store.sqlite")
+    if subprocess.run(["chattr", "+i", str(store)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (needs root on ext4 or similar)")
+
+
+def _writable_again(root: Path) -> None:
+    for store in root.glob("runs/*/store.sqlite"):
+        subprocess.run(["chattr", "-i", str(store)], capture_output=True)
+
+
+_TAKEN: list[socket.socket] = []
+
+
+def _port_in_use(root: Path) -> dict[str, str]:
+    """A run to view, and a port another program listens on."""
+    from halluforge.store import RunStore
+
+    RunStore(root / "runs" / "seen").close()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    _TAKEN.append(taken)
+    return {"port": str(taken.getsockname()[1])}
+
+
+def _free_port_again(root: Path) -> None:
+    while _TAKEN:
+        _TAKEN.pop().close()
 
 
 def _old_run(manifest: str | None) -> Callable[[Path], None]:
@@ -106,6 +174,47 @@ CASES: list[Case] = [
         "unknown key in a data source",
         ["run.yaml", "data.0.pth"],
         config(data=[{"loader": "jsonl", "pth": "x"}]),
+    ),
+    # -- bounds on the config (halluforge.limits): aliases, depth, numbers
+    run_case("YAML alias bomb", ["run.yaml:2", "aliases (*a)"], ALIAS_BOMB),
+    Case(
+        "config show: YAML alias bomb",
+        ["config", "show", "run.yaml"],
+        ["run.yaml:2", "aliases (*a)"],
+        {"run.yaml": ALIAS_BOMB},
+    ),
+    run_case("deeply nested YAML", ["run.yaml:1", "nested deeper than 64"], "x: " + "[" * DEEP + "]" * DEEP),
+    run_case("5,001-digit number in YAML", ["run.yaml:1", "5,001 characters"], "seed: " + "9" * 5001 + "\n"),
+    run_case(
+        "NaN timeout",
+        ["run.yaml:", "not a finite number"],
+        config(backends={"openai": {"timeout_s": "NAN"}}).replace(": NAN", ": .nan"),
+    ),
+    run_case(
+        "infinite backoff",
+        ["run.yaml:", "not a finite number"],
+        config(backends={"mock": {"backoff_s": "INF"}}).replace(": INF", ": .inf"),
+    ),
+    Case(
+        "--set NaN delay",
+        [*RUN, "--set", "backends.mock.delay_s=.nan"],
+        ["--set backends.mock.delay_s", "finite"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "--set YAML alias",
+        [*RUN, "--set", "answer.settings=[&s open_book, *s]"],
+        ["--set answer.settings", "aliases"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "config file is a FIFO",
+        ["run", "fifo.yaml", "--quiet"],
+        ["fifo.yaml", "FIFO"],
+        setup=_fifo("fifo.yaml"),
+    ),
+    run_case(
+        "max_text_chars zero", ["run.yaml", "limits.max_text_chars"], config(limits={"max_text_chars": 0})
     ),
     # -- numbers and lists
     run_case("negative max_tokens", ["run.yaml", "answer.max_tokens"], config(answer={"max_tokens": -5})),
@@ -281,6 +390,32 @@ CASES: list[Case] = [
         env={"MY_KEY": "sk-secret"},
         needs=("openai", "openai"),
     ),
+    Case(
+        "Anthropic key over plain HTTP to another host",
+        RUN,
+        ["run.yaml", "models.targets.0", "plain HTTP", "backends.anthropic.allow_insecure_http"],
+        {
+            "run.yaml": config(
+                models={"generator": "mock/echo", "targets": ["anthropic@http://10.9.8.7:8000/claude"]},
+                backends={"anthropic": {"api_key_env": "MY_KEY"}},
+            )
+        },
+        env={"MY_KEY": "sk-secret"},
+        needs=("anthropic", "anthropic"),
+    ),
+    Case(
+        "vendor key named for another host",
+        RUN,
+        ["run.yaml", "models.targets.0", "refusing to send ANTHROPIC_API_KEY"],
+        {
+            "run.yaml": config(
+                models={"generator": "mock/echo", "targets": ["anthropic@https://gateway.example/claude"]},
+                backends={"anthropic": {"api_key_env": "ANTHROPIC_API_KEY"}},
+            )
+        },
+        env={"ANTHROPIC_API_KEY": "sk-ant-secret"},
+        needs=("anthropic", "anthropic"),
+    ),
     # -- data files
     run_case("missing data path", ["run.yaml", "data.0", "no path"], config(data=[{"loader": "jsonl"}])),
     run_case("missing data file", ["qa.jsonl", "file not found"], config(data=source())),
@@ -388,6 +523,75 @@ CASES: list[Case] = [
         config(data=[{"loader": "realtimeqa", "path": "rt.jsonl"}]),
         **{"rt.jsonl": jsonl({"question_sentence": "q?", "answer": ["0"]})},
     ),
+    # -- bounds on the data (halluforge.limits): literals, numbers, depth, text, file kinds
+    run_case(
+        "NaN JSON literal",
+        ["qa.jsonl:2", "NaN is not a JSON number"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl(GOOD_ROW, '{"question": NaN, "answers": ["a"]}')},
+    ),
+    run_case(
+        "Infinity JSON literal",
+        ["qa.jsonl:1", "Infinity is not a JSON number"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": ["a"], "score": -Infinity}')},
+    ),
+    run_case(
+        "5,001-digit JSON number",
+        ["qa.jsonl:1", "5,001 digits"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": [' + "9" * 5001 + "]}")},
+    ),
+    run_case(
+        "deeply nested JSON",
+        ["qa.jsonl:1", "nested deeper than 64"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "q", "answers": ["a"], "x": ' + "[" * DEEP + "]" * DEEP + "}")},
+    ),
+    run_case(
+        "lone surrogate in a JSON string",
+        ["qa.jsonl:1", "question", "lone surrogate"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl('{"question": "Who?\\ud800", "answers": ["a"]}')},
+    ),
+    run_case(
+        "NUL in JSON text",
+        ["qa.jsonl:1", "evidence", "NUL"],
+        config(data=source()),
+        **{"qa.jsonl": jsonl({**GOOD_ROW, "evidence": "Hamlet\u0000 is a play."})},
+    ),
+    run_case(
+        "NUL in CSV text",
+        ["qa.csv:2", "question", "NUL"],
+        config(data=[{"loader": "csv", "path": "qa.csv"}]),
+        **{"qa.csv": "question,answers\nWho\x00?,Ann\n"},
+    ),
+    run_case(
+        "text longer than limits.max_text_chars",
+        ["qa.jsonl:2", "evidence", "longer than limits.max_text_chars (100)"],
+        config(data=source(), limits={"max_text_chars": 100}),
+        **{"qa.jsonl": jsonl(GOOD_ROW, {**GOOD_ROW, "evidence": "word " * 40})},
+    ),
+    run_case(
+        "ReEval element with NaN",
+        ["re.json:3", "NaN"],
+        config(data=[{"loader": "reeval", "path": "re.json"}]),
+        **{"re.json": '[{"question": "q", "answer": "a"},\n\n {"question": "q2", "answer": NaN}]'},
+    ),
+    Case(
+        "data path links to /dev/zero",
+        RUN,
+        ["qa.jsonl", "device (behind a symlink)"],
+        {"run.yaml": config(data=source())},
+        setup=_link("qa.jsonl", "/dev/zero"),
+    ),
+    Case(
+        "data path is a FIFO",
+        RUN,
+        ["qa.jsonl", "FIFO"],
+        {"run.yaml": config(data=source())},
+        setup=_fifo("qa.jsonl"),
+    ),
     # -- command-line values
     Case(
         "--set unclosed list",
@@ -466,6 +670,56 @@ CASES: list[Case] = [
         {"run.yaml": config()},
         setup=_old_run("{not json"),
     ),
+    Case(
+        "run id with a trailing newline",
+        [*RUN, "--run-id", "mine\n"],
+        ["'mine\\n'", "plain name"],
+        {"run.yaml": config()},
+    ),
+    Case(
+        "run id with a control character",
+        [*RUN, "--run-id", "mi\x1bne"],
+        ["plain name"],
+        {"run.yaml": config()},
+    ),
+    run_case("run id with a newline in the file", ["plain name"], config(run_id="mine\n")),
+    Case(
+        "read-only store on resume",
+        RUN,
+        ["store.sqlite", "cannot be written", "--new"],
+        {"run.yaml": config(cache={"enabled": False})},
+        setup=_read_only_store,
+        teardown=_writable_again,
+    ),
+    run_case(
+        "demos file missing",
+        ["missing.jsonl", "file not found"],
+        config(answer={"settings": ["few_shot"], "few_shot": {"demos": "missing.jsonl"}}),
+    ),
+    run_case(
+        "demos file not JSON",
+        ["demos.jsonl:1", "not valid JSON"],
+        config(answer={"settings": ["few_shot"], "few_shot": {"demos": "demos.jsonl"}}),
+        **{"demos.jsonl": "not json\n"},
+    ),
+    run_case(
+        "cache path is a folder",
+        ["cache.path", "not a regular file"],
+        config(cache={"path": "cachedir"}),
+        **{"cachedir/keep.txt": "x"},
+    ),
+    run_case(
+        "cache file that is not SQLite",
+        ["cache.path", "not a readable SQLite database"],
+        config(cache={"path": "cache.sqlite"}),
+        **{"cache.sqlite": "this is not a database, it is text " * 200},
+    ),
+    run_case(
+        "TriviaQA loader on plain JSON lines",
+        ["qa.jsonl", "line 1", "not a TriviaQA entry", "loader: jsonl"],
+        config(data=[{"loader": "triviaqa", "path": "qa.jsonl"}]),
+        **{"qa.jsonl": jsonl(GOOD_ROW, GOOD_ROW)},
+    ),
     # -- other entry points
     Case("score: corrupt manifest", ["score", "runs/mine"], ["manifest.json"], setup=_old_run("{not json")),
     Case(
@@ -505,6 +759,32 @@ CASES: list[Case] = [
         {"inv.jsonl": jsonl({"x": 1})},
     ),
     Case(
+        "judge: empty file",
+        ["judge", "premise", "empty.jsonl"],
+        ["empty.jsonl", "no rows"],
+        {"empty.jsonl": ""},
+    ),
+    Case(
+        "judge: --out is a folder",
+        ["judge", "premise", "inv.jsonl", "--out", "outdir"],
+        ["outdir", "is a folder"],
+        {"inv.jsonl": jsonl(INVITE_ROW), "outdir/keep.txt": "x"},
+    ),
+    Case(
+        "judge: input is a FIFO",
+        ["judge", "premise", "inv.jsonl"],
+        ["inv.jsonl", "FIFO"],
+        setup=_fifo("inv.jsonl"),
+    ),
+    Case(
+        "view: port in use",
+        ["view", "runs", "--port", "{port}"],
+        ["port", "is in use", "--port"],
+        needs=("view", "uvicorn"),
+        setup=_port_in_use,
+        teardown=_free_port_again,
+    ),
+    Case(
         "index: missing corpus path",
         ["index", "build", "--corpus", "data/missing.jsonl", "--out", "idx"],
         ["data/missing.jsonl", "not found"],
@@ -520,7 +800,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 
 def test_the_corpus_is_large_enough() -> None:
-    assert len(CASES) >= 60
+    assert len(CASES) >= 135
     assert len({c.name for c in CASES}) == len(CASES)
 
 
@@ -540,17 +820,45 @@ def test_bad_input(
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8")
-    if case.setup:
-        case.setup(work)
+    fields = (case.setup(work) if case.setup else None) or {}
+    try:
+        _run_case(
+            case,
+            [arg.format(**fields) if fields else arg for arg in case.argv],
+            work,
+            tmp_path,
+            monkeypatch,
+            capsys,
+        )
+    finally:
+        if case.teardown:
+            case.teardown(work)
+
+
+def _run_case(
+    case: Case,
+    argv: list[str],
+    work: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(work)
     monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(tmp_path / "cache"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALLUFORGE_SEED", "HALLUFORGE_OUTPUT_DIR"):
+    for var in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "HALLUFORGE_SEED",
+        "HALLUFORGE_OUTPUT_DIR",
+    ):
         monkeypatch.delenv(var, raising=False)
     for var, value in case.env.items():
         monkeypatch.setenv(var, value)
     before = _snapshot(tmp_path)
 
-    code = main(case.argv)
+    code = main(argv)
 
     captured = capsys.readouterr()
     err = captured.err

@@ -124,10 +124,19 @@ def test_bad_or_foreign_label_requests_are_refused(client: TestClient, run_copy:
         "/runs/%2e%2e/files/report.html",
         "/static/../store.sqlite",
         "/static/app.py",
+        "/runs/demo/files/report%00.html",  # a NUL in the name: not a file, and no 500
+        "/runs/demo/files/" + "a" * 5000 + ".html",  # longer than a file name may be
     ],
 )
 def test_only_run_result_files_are_served(client: TestClient, path: str) -> None:
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("page", [2**63, 2**64, 10**30, -1])
+def test_a_page_past_64_bits_is_a_client_error(client: TestClient, page: int) -> None:
+    answer = client.get("/api/runs/demo/cases", params={"page": page, "size": 50})
+    assert answer.status_code == 400, answer.text
+    assert "page" in answer.json()["detail"]
 
 
 def test_every_response_carries_the_csp(client: TestClient) -> None:

@@ -7,6 +7,7 @@ wraps it in retry, concurrency-limit and cache layers.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from halluforge.backends.base import Backend, BackendCheck, BackendFactory, Capabilities, ModelSpec
@@ -63,12 +64,13 @@ def check_decoding(setting: str, decoding: str | None, address: str) -> None:
 
 def _wrapper_option(backend: str, name: str, value: Any, *, minimum: float = 0, whole: bool = False) -> float:
     """A wrapper option (read before the backend sees the rest) as a number, or a clear error."""
-    kind = "a whole number" if whole else "a number"
+    kind = "a whole number" if whole else "a finite number"
     try:
         number = float(value)
     except (TypeError, ValueError):
         number = float("nan")
-    if isinstance(value, bool) or not number >= minimum or (whole and not number.is_integer()):
+    finite = math.isfinite(number)  # a NaN or infinite wait or count would never end
+    if isinstance(value, bool) or not finite or not number >= minimum or (whole and not number.is_integer()):
         raise ConfigError(
             f"backends.{backend}.{name} must be {kind} of at least {minimum:g}, got {value!r}",
             hint=f"set backends.{backend}.{name} to {kind} >= {minimum:g}",

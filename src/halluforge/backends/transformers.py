@@ -15,9 +15,10 @@ chat template is used when it has one; without one the messages are joined as pl
 Stop strings are trimmed from the output after generation. The model runs in one worker
 thread under a lock, so the event loop stays free.
 
-Options: ``batch_size``, ``dtype`` (``float32`` by default: deterministic on CPU; ``auto``,
-``bfloat16``, ``float16``), ``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over
-every request's ``max_tokens``), ``gguf_file``, ``revision``, ``trust_remote_code``.
+Options (checked by :class:`TransformersOptions`, unknown keys rejected): ``batch_size``,
+``dtype`` (``float32`` by default: deterministic on CPU; ``auto``, ``bfloat16``, ``float16``),
+``device`` (``cpu`` by default), ``max_new_tokens`` (a cap over every request's
+``max_tokens``), ``gguf_file``, ``revision``, ``trust_remote_code``.
 
 DoLa decoding (RECALL's inference-time mitigation) is asked for per request, by the ``dola``
 setting (``Request.decoding == "dola"``): such a request is decoded greedily, one at a time,
@@ -37,35 +38,53 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field, PositiveInt, field_validator
 
 from halluforge.backends.base import (
     Backend,
+    BackendOptions,
     Capabilities,
     ModelSpec,
-    check_options,
     error_completion,
     messages_to_prompt,
+    parse_options,
 )
 from halluforge.errors import ConfigError, ContextLengthError, ModelError
 from halluforge.records import Completion, Request, Usage
 
-OPTIONS = (
-    "batch_size",
-    "dtype",
-    "device",
-    "max_new_tokens",
-    "gguf_file",
-    "revision",
-    "trust_remote_code",
-    "timeout_s",
-    "dola_layers",
-    "dola_relative_top",
-    "repetition_penalty",
-    "dola_remote",
-)
 
-_DTYPES = ("auto", "float32", "float16", "bfloat16")
+class TransformersOptions(BackendOptions):
+    """Options under ``backends.hf`` (see the module docstring for what each one changes)."""
+
+    batch_size: PositiveInt = Field(default=8, description="requests in one generate call")
+    dtype: Literal["auto", "float32", "float16", "bfloat16"] = Field(
+        default="float32", description="float32 on CPU gives deterministic outputs"
+    )
+    device: str = Field(default="cpu", description="torch device")
+    max_new_tokens: int | None = Field(default=None, description="a cap over every request's max_tokens")
+    gguf_file: str | None = Field(default=None, description="a GGUF file next to a folder or hub id")
+    revision: str | None = Field(default=None, description="hub revision")
+    trust_remote_code: bool = False
+    timeout_s: float | None = Field(default=None, gt=0, description="accepted, ignored (in-process)")
+    dola_layers: Literal["low", "high"] | list[int] = Field(
+        default="high", description="'low', 'high' or a list of layer indices"
+    )
+    dola_relative_top: float = Field(default=0.1, description="DoLa's adaptive plausibility cut")
+    repetition_penalty: float = Field(default=1.0, description="DoLa's repetition penalty")
+    dola_remote: bool = Field(default=False, description="use the hub's transformers-community/dola")
+
+    @field_validator("dola_layers", mode="before")
+    @classmethod
+    def _layers(cls, value: Any) -> Any:
+        if value in ("low", "high") or (isinstance(value, list) and all(type(i) is int for i in value)):
+            return value
+        raise ValueError(
+            f"must be 'low', 'high' or a list of layer indices, got {value!r} "
+            "(for short answers the DoLa authors suggest 'high')"
+        )
+
 
 _INSTALL_HINT = (
     'pip install "halluforge[hf]" (on a CPU-only machine install the CPU build of torch first: '
@@ -131,30 +150,16 @@ class TransformersBackend(Backend):
     """A causal LM driven by ``model.generate`` in batches, on one worker thread."""
 
     def __init__(self, spec: ModelSpec, options: dict[str, Any]) -> None:
-        check_options("hf", options, OPTIONS)
+        opts = parse_options("hf", TransformersOptions, options)
         self.spec = spec
-        gguf = options.get("gguf_file")
-        self.source, self.gguf_file = resolve_source(spec.model, str(gguf) if gguf else None)
-        self.dtype = str(options.get("dtype", "float32"))
-        if self.dtype not in _DTYPES:
-            raise ConfigError(
-                f"hf option 'dtype' must be one of {', '.join(_DTYPES)}, got {self.dtype!r}",
-                hint="use float32 on CPU for deterministic outputs",
-            )
-        self.device = str(options.get("device", "cpu"))
-        try:
-            self.batch_size = max(1, int(options.get("batch_size", 8)))
-            cap = options.get("max_new_tokens")
-            self.max_new_tokens: int | None = int(cap) if cap is not None else None
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(
-                f"hf options batch_size and max_new_tokens must be integers: {exc}",
-                hint="for example batch_size: 8, max_new_tokens: 128",
-            ) from exc
-        revision = options.get("revision")
-        self.revision: str | None = str(revision) if revision else None
-        self.trust_remote_code = bool(options.get("trust_remote_code", False))
-        self.dola = _dola_options(options, self.trust_remote_code)
+        self.source, self.gguf_file = resolve_source(spec.model, opts.gguf_file or None)
+        self.dtype: str = opts.dtype
+        self.device = opts.device
+        self.batch_size = opts.batch_size
+        self.max_new_tokens: int | None = opts.max_new_tokens
+        self.revision: str | None = opts.revision or None
+        self.trust_remote_code = opts.trust_remote_code
+        self.dola = _dola_options(opts)
         self.capabilities = Capabilities(
             logprobs=True, max_context=None, batch_size=self.batch_size, concurrency=1
         )
@@ -410,30 +415,19 @@ class TransformersBackend(Backend):
         await asyncio.to_thread(release)
 
 
-def _dola_options(options: dict[str, Any], trust_remote_code: bool) -> dict[str, Any]:
-    """The DoLa options for requests of the ``dola`` setting, checked (defaults: ``high`` layers)."""
-    layers = options.get("dola_layers", "high")
-    if not (
-        layers in ("low", "high") or (isinstance(layers, list) and all(isinstance(i, int) for i in layers))
-    ):
-        raise ConfigError(
-            f"hf option 'dola_layers' must be 'low', 'high' or a list of layer indices, got {layers!r}",
-            hint="for short answers the DoLa authors suggest 'high'",
-        )
-    remote = bool(options.get("dola_remote", False))
-    if remote and not trust_remote_code:
+def _dola_options(opts: TransformersOptions) -> dict[str, Any]:
+    """The DoLa options for requests of the ``dola`` setting (defaults: ``high`` layers)."""
+    if opts.dola_remote and not opts.trust_remote_code:
         raise ConfigError(
             "dola_remote runs transformers-community/dola from the model hub",
             hint="also set trust_remote_code: true (needs the hub), or drop dola_remote to use our DoLa",
         )
-    try:
-        relative_top = float(options.get("dola_relative_top", 0.1))
-        penalty = float(options.get("repetition_penalty", 1.0))
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(
-            f"hf DoLa options must be numbers: {exc}", hint="e.g. dola_relative_top: 0.1"
-        ) from exc
-    return {"layers": layers, "relative_top": relative_top, "repetition_penalty": penalty, "remote": remote}
+    return {
+        "layers": opts.dola_layers,
+        "relative_top": opts.dola_relative_top,
+        "repetition_penalty": opts.repetition_penalty,
+        "remote": opts.dola_remote,
+    }
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
@@ -460,9 +454,8 @@ def _tokens_covering(tokenizer: Any, ids: list[int], chars: int) -> int:
 def check(spec: ModelSpec, options: dict[str, Any]) -> None:
     """Raise for a missing install, an unknown option or a missing local model, without loading it."""
     _check_installed()
-    check_options("hf", options, OPTIONS)
-    gguf = options.get("gguf_file")
-    resolve_source(spec.model, None if gguf is None else str(gguf))
+    opts = parse_options("hf", TransformersOptions, options)
+    resolve_source(spec.model, opts.gguf_file or None)
 
 
 def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
@@ -471,4 +464,4 @@ def create(spec: ModelSpec, options: dict[str, Any]) -> Backend:
     return TransformersBackend(spec, options)
 
 
-__all__ = ["TransformersBackend", "check", "create", "resolve_source", "trim_at_stop"]
+__all__ = ["TransformersBackend", "TransformersOptions", "check", "create", "resolve_source", "trim_at_stop"]

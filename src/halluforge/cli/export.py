@@ -13,10 +13,17 @@ def add_parser(subparsers: Any) -> None:
         help="write a run's test cases, responses, scores and joined table: jsonl, csv, parquet or hf",
         description="Write test_cases, responses, scores, joined (one row per score with its response and "
         "test case) and, when present, annotations. --format hf writes datasets folders (save_to_disk) "
-        "that load_from_disk reads and push_to_hub can publish.",
+        "that load_from_disk reads and push_to_hub can publish. CSV is safe to open in a spreadsheet: a "
+        "text cell starting with =, +, -, @, a tab or a carriage return (or a quote) gets a leading "
+        "single quote, so it is shown as text and never run as a formula.",
     )
     export.add_argument("run_dir")
-    export.add_argument("--format", required=True, choices=["jsonl", "csv", "parquet", "hf"])
+    export.add_argument(
+        "--format",
+        required=True,
+        choices=["jsonl", "csv", "parquet", "hf"],
+        help="csv quotes text cells that could start a spreadsheet formula (=, +, -, @, tab, CR)",
+    )
     export.add_argument("--out", help="output folder (default: RUN_DIR/export/FORMAT)")
     export.add_argument(
         "--tables",

@@ -37,6 +37,7 @@ from halluforge.data.tabular import (
     split_answers,
 )
 from halluforge.errors import DataError
+from halluforge.limits import raw_decode_json
 from halluforge.records import Example
 from halluforge.textkit.markup import strip_html
 
@@ -200,7 +201,6 @@ def _json_array(path: Path) -> Iterator[tuple[int, Any]]:
         raise DataError(
             f"cannot read the file ({exc})", path=str(path), hint="check that it is UTF-8 JSON"
         ) from exc
-    decoder = json.JSONDecoder()
     position = len(text) - len(text.lstrip())
     if position >= len(text):
         return
@@ -231,7 +231,7 @@ def _json_array(path: Path) -> Iterator[tuple[int, Any]]:
                 "expected a comma between elements", path=str(path), line=line, hint="fix the JSON"
             )
         try:
-            value, end = decoder.raw_decode(text, position)
+            value, end = raw_decode_json(text, position, path=str(path), line=line)
         except json.JSONDecodeError as exc:
             raise DataError(
                 f"not valid JSON ({exc.msg})", path=str(path), line=exc.lineno, hint="fix the JSON there"

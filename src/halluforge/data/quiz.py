@@ -28,6 +28,7 @@ from halluforge.config import DataSource
 from halluforge.data.hf_rows import hf_rows, is_hf_form
 from halluforge.data.tabular import ALIASES_KEY, limited, open_text, source_name, source_path, split_answers
 from halluforge.errors import DataError
+from halluforge.limits import loads_json
 from halluforge.records import Example
 
 #: our field -> the column names ObscureQA copies have been seen with, in order of preference
@@ -84,12 +85,12 @@ def _json_entries(path: Path) -> Iterator[tuple[str, Any]]:
     with open_text(path) as handle:
         text = handle.read()
     try:
-        data = json.loads(text)
+        data = loads_json(text, path=str(path))
     except json.JSONDecodeError:
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 try:
-                    yield f"line {number}", json.loads(line)
+                    yield f"line {number}", loads_json(line, path=str(path), line=number)
                 except json.JSONDecodeError as exc:
                     raise DataError(f"not valid JSON ({exc.msg})", path=str(path), line=number) from None
         return

@@ -9,7 +9,8 @@ not mapped are kept in the example's metadata, so nothing the user gave is lost.
 The helpers in this module (opening plain or gzipped files, reading JSON lines with the line
 number of every error, turning one row into an :class:`~halluforge.records.Example`) are shared
 by the other loaders in :mod:`halluforge.data`. Every error names the file, the line and the
-field, and says how to fix it.
+field, and says how to fix it. Files are read only when they are regular files, and every row
+within the bounds of :mod:`halluforge.limits` (no NaN, no over-long text or number, no NUL).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import IO, Any
 
 from halluforge.config import DataSource
 from halluforge.errors import ConfigError, DataError
+from halluforge.limits import check_json_value, loads_json, regular_path
 from halluforge.records import Example
 
 #: Our fields that a user column can be mapped to.
@@ -36,15 +38,16 @@ ALIASES_KEY = "answers_are_aliases"
 
 
 def source_path(source: DataSource) -> Path:
-    """The file (or folder) a data source points at; a missing one is a DataError."""
+    """The file (or folder) a data source points at.
+
+    A missing path is a DataError, and so is a device, FIFO or socket, also behind a symlink
+    (``/dev/zero`` would be read forever).
+    """
     if not source.path:
         raise DataError(
             f"data source with loader {source.loader!r} has no path", hint="add `path: <your file>`"
         )
-    path = Path(source.path).expanduser()
-    if not path.exists():
-        raise DataError("file not found", path=str(path), hint="check the path, relative to where you run")
-    return path
+    return regular_path(Path(source.path).expanduser(), folder_ok=True)
 
 
 def source_name(source: DataSource, path: Path | None = None) -> str:
@@ -72,7 +75,7 @@ def iter_json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 if not text:
                     continue
                 try:
-                    row = json.loads(text)
+                    row = loads_json(text, path=str(path), line=number)
                 except json.JSONDecodeError as exc:
                     raise DataError(
                         f"not valid JSON ({exc.msg}, column {exc.colno})",
@@ -258,6 +261,7 @@ def load_jsonl(source: DataSource) -> Iterator[Example]:
 
 
 def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    reader: Any = None
     try:
         with open_text(path) as handle:
             reader = csv.DictReader(handle, delimiter=delimiter)
@@ -271,9 +275,11 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                     )
                 if not any((v or "").strip() for v in row.values()):
                     continue
+                check_json_value(row, path=str(path), line=reader.line_num)
                 yield reader.line_num, row
     except csv.Error as exc:
-        raise DataError(f"not valid CSV ({exc})", path=str(path), hint="check quoting") from exc
+        where = reader.line_num if reader is not None and reader.line_num else None
+        raise DataError(f"not valid CSV ({exc})", path=str(path), line=where, hint="check quoting") from None
     except (OSError, EOFError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read the file ({exc})", path=str(path), hint="check it is UTF-8") from exc
 
@@ -299,11 +305,14 @@ def parquet_file(path: Path) -> Any:
         raise DataError(f"not a readable Parquet file ({exc})", path=str(path), hint="check it") from exc
 
 
-def _parquet_rows(parquet: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+def _parquet_rows(
+    parquet: Any, path: Path | str = "the Parquet file"
+) -> Iterator[tuple[int, dict[str, Any]]]:
     number = 0
     for batch in parquet.iter_batches():
         for row in batch.to_pylist():
             number += 1
+            check_json_value(row, path=str(path), line=number)
             yield number, row
 
 
@@ -311,7 +320,7 @@ def load_parquet(source: DataSource) -> Iterator[Example]:
     """Read a Parquet file; "line" in errors is the 1-based row number."""
     path = source_path(source)
     parquet = parquet_file(path)
-    return limited(_rows_to_examples(_parquet_rows(parquet), source, path), source)
+    return limited(_rows_to_examples(_parquet_rows(parquet, path), source, path), source)
 
 
 __all__ = [

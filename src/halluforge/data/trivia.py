@@ -12,7 +12,9 @@ empty answer list (enough for the ``invalid_date`` family, which needs only the 
 Evidence documents live in separate files in TriviaQA; with ``options.evidence_dir`` set, the
 first listed ``EntityPages`` / ``SearchResults`` file found under that folder becomes the
 evidence. A missing ``Question`` raises :class:`~halluforge.errors.DataError` naming the file,
-the entry and the field.
+the entry and the field, and so does an entry with none of TriviaQA's id and answer keys (a
+plain question/answers file would otherwise load as questions without answers and evidence,
+and every one would be filtered out: a run of 0 cases).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from halluforge.config import DataSource
 from halluforge.data.hf_rows import hf_rows, is_hf_form
 from halluforge.data.tabular import ALIASES_KEY, limited, open_text, source_name, source_path
 from halluforge.errors import DataError
+from halluforge.limits import loads_json
 from halluforge.records import Example
 
 
@@ -34,7 +37,7 @@ def _entries(path: Path) -> Iterator[tuple[int, str, Any]]:
     with open_text(path) as handle:
         text = handle.read()
     try:
-        data = json.loads(text)
+        data = loads_json(text, path=str(path))
     except json.JSONDecodeError as exc:
         if exc.lineno > 1 and _parses(text.lstrip().split("\n", 1)[0]):  # one entry per line
             yield from _json_lines(path)
@@ -66,11 +69,15 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
             if not line.strip():
                 continue
             try:
-                yield number, f"line {number}", json.loads(line)
+                yield number, f"line {number}", loads_json(line, path=str(path), line=number)
             except json.JSONDecodeError as exc:
                 raise DataError(
                     f"not valid JSON ({exc.msg})", path=str(path), line=number, hint="one entry per line"
                 ) from None
+
+
+#: keys of which a TriviaQA entry has at least one (test-set entries have no answer, but an id)
+_TRIVIA_KEYS = ("QuestionId", "question_id", "Answer", "answer")
 
 
 def _get(entry: dict[str, Any], *keys: str) -> Any:
@@ -124,6 +131,15 @@ def load_triviaqa(source: DataSource) -> Iterator[Example]:
         for where, entry in entries:
             if not isinstance(entry, dict):
                 raise DataError(f"{where}: expected an object", path=str(path), hint="use TriviaQA's layout")
+            if not any(key in entry for key in _TRIVIA_KEYS):
+                keys = ", ".join(sorted(map(str, entry))[:8]) or "none"
+                raise DataError(
+                    f"{where}: not a TriviaQA entry (its keys: {keys}); the triviaqa loader expects "
+                    "QuestionId, Question and Answer {Value, Aliases} (or question_id, question and "
+                    "answer {value, aliases})",
+                    path=str(path),
+                    hint="for plain JSON lines with question and answers use loader: jsonl",
+                )
             question = _get(entry, "Question", "question")
             if not isinstance(question, str) or not question.strip():
                 raise DataError(

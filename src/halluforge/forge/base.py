@@ -28,9 +28,9 @@ EMBEDDING_CACHE = "embedding_cache"
 
 
 class GeneratorOptions(BaseModel):
-    """Base of every generator's options: unknown keys are errors."""
+    """Base of every generator's options: unknown keys are errors, NaN and infinity are no numbers."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 @dataclass

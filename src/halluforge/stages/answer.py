@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from halluforge.backends import check_decoding
 from halluforge.family import Family
+from halluforge.limits import text_limit
 from halluforge.metrics import SCORERS
 from halluforge.plans import REPLY_SLOT, Plan, Turn
 from halluforge.records import Completion, Message, Request, Response, TestCase, stable_id
@@ -78,7 +79,8 @@ class DemoPools:
         key = f"adversarial:{family}" if adversarial else "static"
         if key not in self._pools:
             same_family = [c for c in self.cases if c.family == family]
-            self._pools[key] = few_shot_pool(config, adversarial, same_family)
+            with text_limit(self.ctx.config.limits.max_text_chars):  # a demos file is user data
+                self._pools[key] = few_shot_pool(config, adversarial, same_family)
         return self._pools[key]
 
 

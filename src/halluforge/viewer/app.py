@@ -188,8 +188,12 @@ def create_app(runs: dict[str, Path], *, who: str = "anonymous", hosts: list[str
     @app.get("/runs/{run}/files/{name:path}")
     def run_file(run: str, name: str) -> FileResponse:
         root = index_of(run).run_dir.resolve()
-        target = (root / name).resolve()
-        if not target.is_relative_to(root) or not target.is_file() or target.suffix not in RUN_FILES:
+        try:  # a NUL or an over-long name cannot be a run file: 404, not a 500 from the OS
+            target = (root / name).resolve()
+            served = target.is_relative_to(root) and target.is_file() and target.suffix in RUN_FILES
+        except (ValueError, OSError):
+            served = False
+        if not served:
             raise HTTPException(404)
         headers = {"Content-Security-Policy": REPORT_CSP if target.suffix == ".html" else CSP}
         return FileResponse(target, media_type=RUN_FILES[target.suffix], headers=headers)

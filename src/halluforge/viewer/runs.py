@@ -28,6 +28,8 @@ from halluforge.store import RunStore
 PATHS = ("llm", "fallback", "rule", "source")
 OUTCOMES = ("pass", "fail", "none")
 PAGE_SIZE = 50
+#: the last page a request may ask for (page x size must fit SQLite's 64-bit OFFSET)
+MAX_PAGE = 1_000_000_000
 #: expression indexes the viewer adds to a store on first open (record, JSON fields)
 INDEXES: tuple[tuple[type[Record], tuple[str, ...]], ...] = (
     (Response, ("test_case_id",)),
@@ -193,8 +195,8 @@ class RunIndex:
 
     def page(self, filters: Filters, page: int = 0, size: int = PAGE_SIZE) -> dict[str, Any]:
         """One page of matching test cases (id, family, variant, question, valid) and the total."""
-        if page < 0 or not 1 <= size <= 500:
-            raise DataError("page must be >= 0 and size between 1 and 500", field="page")
+        if not 0 <= page <= MAX_PAGE or not 1 <= size <= 500:  # SQLite's OFFSET is a 64-bit integer
+            raise DataError(f"page must be 0 to {MAX_PAGE:,} and size between 1 and 500", field="page")
         where, params = self._where(filters)
         (total,) = self._rows(f"SELECT COUNT(*) FROM test_cases t{where}", params)[0]
         rows = self._rows(

@@ -67,7 +67,10 @@ def test_unknown_and_bad_options_are_config_errors() -> None:
 
 def test_request_mapping_and_answer(stub: AnthropicStub, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-secret")
-    backend = open_backend(f"anthropic@{stub.base_url}/echo", {"retries": 0})
+    # a server on this machine gets a vendor's key only when the config names it
+    backend = open_backend(
+        f"anthropic@{stub.base_url}/echo", {"retries": 0, "api_key_env": "ANTHROPIC_API_KEY"}
+    )
     request = Request(
         id="r1",
         messages=[

@@ -85,9 +85,11 @@ def add_parser(subparsers: Any) -> None:
 def read_invite_rows(path: Path) -> list[dict[str, Any]]:
     """Read and check INVITE JSON lines; a bad line raises DataError naming file and line."""
     from halluforge.errors import DataError
+    from halluforge.limits import regular_file
 
-    if not path.is_file():
+    if not path.exists():
         raise DataError("file not found", path=str(path), hint="give an existing .jsonl file")
+    regular_file(path)  # not a folder, FIFO or device
     from halluforge.data.tabular import iter_json_lines
 
     rows: list[dict[str, Any]] = []
@@ -113,6 +115,10 @@ def read_invite_rows(path: Path) -> list[dict[str, Any]]:
             )  # fmt: skip
         row.setdefault("model", path.stem)
         rows.append(row)
+    if not rows:
+        raise DataError(
+            "no rows to judge", path=str(path), hint="the file is empty; give INVITE-format JSON lines"
+        )
     return rows
 
 
@@ -216,10 +222,14 @@ def _lomo_learned(rows: list[dict[str, Any]], inputs: list[Any]) -> list[tuple[i
 
 def _write(rows: list[dict[str, Any]], path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a failed write leaves nothing behind
+        raise
 
 
 def _rate(values: Sequence[float]) -> float:
@@ -406,6 +416,10 @@ def handle_premise(args: argparse.Namespace) -> int:
         if not out.parent.is_dir():
             raise ConfigError(
                 f"cannot write {out}: the folder {out.parent} does not exist", hint="create it first"
+            )
+        if out.is_dir():
+            raise ConfigError(
+                f"cannot write {out}: it is a folder", hint="give a file, e.g. --out judged.jsonl"
             )
     if "llm" in args.modes and not args.judge_model:
         raise ConfigError(

@@ -37,6 +37,7 @@ from halluforge.errors import ConfigError
 from halluforge.families.invite import PROMPTS
 from halluforge.families.invite.kb import EntityType, KBFormat, KBIndex, PredicateFacts, bundled_kb
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.limits import load_yaml
 from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
 
 Side = Literal["subject", "object"]
@@ -109,7 +110,7 @@ class Slot:
 
 def _parse_templates(text: str, source: str) -> dict[str, PredicateTemplates]:
     try:
-        data = yaml.safe_load(text) or {}
+        data = load_yaml(text) or {}  # bounded: no aliases, no deep nesting
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""

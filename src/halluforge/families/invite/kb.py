@@ -37,6 +37,7 @@ from typing import IO, Any, Literal, NamedTuple
 from urllib.parse import unquote
 
 from halluforge.errors import ConfigError, DataError
+from halluforge.limits import loads_json
 
 KBFormat = Literal["auto", "nt", "ttl", "tsv", "csv", "jsonl"]
 EntityType = Literal["person", "place"]
@@ -278,7 +279,7 @@ def _jsonl_rows(path: Path) -> Iterator[RawRow]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = loads_json(line, path=str(path), line=number)
         except json.JSONDecodeError as exc:
             raise DataError(
                 f"not valid JSON ({exc.msg})", path=str(path), line=number, hint="one JSON object per line"

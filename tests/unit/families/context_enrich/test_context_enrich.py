@@ -586,8 +586,8 @@ async def test_generator_merge_that_drops_the_answer_falls_back() -> None:
 
 async def test_generator_backend_errors_are_rejections_not_crashes() -> None:
     backend = script_backend([], default="x")
-    backend.options["fail"] = ["Copy the one sentence", "short texts", "Combine"]
-    backend.options["fail_type"] = "ContextLengthError"
+    backend.options.fail = ["Copy the one sentence", "short texts", "Combine"]
+    backend.options.fail_type = "ContextLengthError"
     made = await forge(backend, TinyRetriever(PASSAGES), retrieval=["question"], max_attempts=1)
     (case,) = made
     assert isinstance(case, TestCase)
