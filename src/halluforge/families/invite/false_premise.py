@@ -11,7 +11,7 @@ question as asked goes along with the false premise, i.e. hallucinates.
 This is a pure rule family (no generator LLM; provenance path ``rule``). Inputs are
 (predicate, k) slots, so the pipeline can forge, store and resume them one at a time.
 
-Scale: the KB is streamed once into a :class:`~halluforge.families.invite.kb.KBIndex` (entity names
+Scale: the KB is streamed once into a :class:`~halluforge.families.invite.kb_index.KBIndex` (entity names
 interned as ints, facts as sorted 64-bit keys). Each question draws random indices into
 per-predicate candidate arrays and rejects a draw when the KB holds the new fact (binary
 search), with a bounded number of tries: the cost per question does not grow with the
@@ -35,7 +35,8 @@ from pydantic import Field
 
 from halluforge.errors import ConfigError
 from halluforge.families.invite import PROMPTS
-from halluforge.families.invite.kb import EntityType, KBFormat, KBIndex, PredicateFacts, bundled_kb
+from halluforge.families.invite.kb import EntityType, KBFormat
+from halluforge.families.invite.kb_index import KBIndex, PredicateFacts, bundled_kb
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.limits import load_yaml
 from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id

@@ -12,9 +12,7 @@ import pytest
 from extra_skips import needs
 from halluforge.errors import DataError
 from halluforge.families.invite.kb import (
-    KBIndex,
     Triple,
-    bundled_kb,
     clean_term,
     entity_name,
     iter_triples,
@@ -22,6 +20,7 @@ from halluforge.families.invite.kb import (
     load_type_list,
     types_from_triples,
 )
+from halluforge.families.invite.kb_index import KBIndex, bundled_kb
 
 R = "http://dbpedia.org/resource/"
 DBO = "http://dbpedia.org/ontology/"
