@@ -69,7 +69,7 @@ def resume_hash(config_dump: dict[str, Any]) -> str:
 
 def template_hashes(ctx: RunContext) -> dict[str, str]:
     """Hashes of every template the run uses."""
-    from halluforge.select import SELECT_TEMPLATES
+    from halluforge.seed_cases import SELECT_TEMPLATES
     from halluforge.settings import setting
 
     hashes = {name: load_template(name).sha256 for name in SELECT_TEMPLATES}

@@ -7,7 +7,7 @@ data source once, checks every model address and model file without loading an e
 output and cache folders, whether another process is running in the run directory (its lock,
 :mod:`halluforge.runlock`), and whether the run directory it would resume was made by the same
 config. It collects every problem and raises them together as one
-:class:`~halluforge.config.InvalidInputError`, each as ``file:line: key.path: problem (fix: ...)``.
+:class:`~halluforge.problems.InvalidInputError`, each as ``file:line: key.path: problem (fix: ...)``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from halluforge.config import InvalidInputError, Problem, RunConfig
+from halluforge.config import RunConfig
 from halluforge.errors import ConfigError, DataError, HalluforgeError
 from halluforge.manifest import resume_hash
+from halluforge.problems import InvalidInputError, Problem
 from halluforge.runlock import check_free
 
 

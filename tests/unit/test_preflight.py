@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from halluforge.config import InvalidInputError, load_config
+from halluforge.config import load_config
 from halluforge.preflight import check_run, collect_problems
+from halluforge.problems import InvalidInputError
 
 BAD = """\
 models:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from halluforge.records import Example, SeedCase
-from halluforge.select import seed_case_id, select_seed_cases
+from halluforge.seed_cases import seed_case_id, select_seed_cases
 from halluforge.stages.context import RunContext, StageCounts, progress_hook
 
 

@@ -25,7 +25,7 @@ from halluforge.families.shared.donors import example_kind
 from halluforge.families.shared.restatements import restatement
 from halluforge.forge.base import ForgeContext
 from halluforge.records import TestCase, stable_id
-from halluforge.select import seed_case_id
+from halluforge.seed_cases import seed_case_id
 
 FAMILIES = ("answer_swap", "false_premise")
 LABELS = ("plausible", "wrong kind", "implausible role", "broken text")

@@ -18,7 +18,7 @@ from halluforge.config import load_config
 from halluforge.data import LOADERS
 from halluforge.families.context_enrich.enrich_text import has_answer
 from halluforge.families.context_enrich.generator import ContextEnrich
-from halluforge.select import seed_case_id
+from halluforge.seed_cases import seed_case_id
 
 FAMILY = "context_enrich"
 LABELS = ("readable_faithful", "unfaithful", "broken")

@@ -6,7 +6,7 @@ import pytest
 
 from halluforge.metrics.match import ExactMatch
 from halluforge.records import Response, TestCase
-from halluforge.select import is_correct
+from halluforge.seed_cases import is_correct
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 The generator model answers every example zero-shot, closed-book (question only) and
 open-book (question and evidence). Each answer is judged correct by exact match or by hit
-(the normalised gold answer contained in the output; ``select.match``). The two outcomes
+(the normalised gold answer contained in the output; ``seed_cases.is_correct``). The two outcomes
 give the four buckets (closed right/wrong × open right/wrong); each family consumes the
 buckets its options name (``answer_swap``: open-book right; ``context_enrich``: closed-book
 wrong and open-book right).
