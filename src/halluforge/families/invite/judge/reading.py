@@ -46,7 +46,7 @@ from halluforge.textkit.tokens import words
 #: cues of a rejected premise; searched in the opening sentences of the answer only
 META_REJECT = re.compile(
     r"\b(there (is|are|was|were|seems to be|appears to be) no|no (record|evidence|information|indication)"
-    r"|(couldn't|could not|can't|cannot|was unable to|am unable to) (find|locate|verify|confirm)"
+    r"|(couldn't|could not|can't|cannot|unable to|(not|n't) been able to) (find|locate|verify|confirm)"
     r"|does(n't| not) exist|not a (valid|real) date|(is|was) (a )?(mistake|error)|incorrect|inaccura"
     r"|confusion|mix-up|misunderstanding|false premise|not accurate|no such"
     r"|(has|have)(n't| not) (yet )?(happened|occurred|taken place)|not occurred yet|in the future"
@@ -151,9 +151,9 @@ def _changes_topic(line: str, reading: Reading) -> bool:
     """A paragraph sharing no content word with the question or the answer so far."""
     if reading.engaged[-1].rstrip().endswith(":"):
         return False  # the answer's lead-in ("on the following dates:") waits for this paragraph
-    said = reading.question_tokens | set(words(" ".join(reading.engaged)))
-    significant = {t for t in words(line) if len(t) > 2 and t.isalpha() and t not in STOP}
-    return bool(significant) and not significant & said
+    said = {t[:5] for t in reading.question_tokens | set(words(" ".join(reading.engaged)))}
+    significant = {t[:5] for t in words(line) if len(t) > 2 and t.isalpha() and t not in STOP}
+    return bool(significant) and not significant & said  # by 5-letter stem: "novel" is "novelist"
 
 
 def _is_other_question(sentence: str, reading: Reading) -> bool:

@@ -90,6 +90,12 @@ _ANSWER_LEAD = re.compile(
     r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
     re.IGNORECASE,
 )
+#: the speaker asking in statement form ("I'm looking for the actor who ..."): a request, not a claim
+_SEEKING = re.compile(
+    r"^\s*I(['’]m| am| have been| was| 've been)?\s+(looking for|trying to (find|figure|work) out|wondering"
+    r"|(want|would like|need) to know|searching for)\b",
+    re.IGNORECASE,
+)
 #: question words that say what is asked, not what it is about
 _QUESTION_FORM = {
     "what",
@@ -191,7 +197,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         YEAR.search(claims) is not None or _AMOUNT.search(claims) is not None
     )
     if _HEDGED_ASSERT.search(head_text) is None:
-        for sentence in head:
+        for index, sentence in enumerate(head):
+            if index and _asserts(reading, head[:index]):
+                break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
             sentence_tokens = set(words(sentence))
             if META_REJECT.search(sentence):
                 return RuleVerdict(0, "rejects_premise", "stance")
@@ -209,7 +217,8 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if reading.bad_dates and not any(repeats(d, text) for d in reading.bad_dates):
         bad_years = {m for d in reading.bad_dates for m in YEAR.findall(d)}
         # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
-        event_text = _LIFE_SPAN.sub(" ", text)
+        # a correction comes up front: years further on date other events of a run-on answer
+        event_text = _LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
         if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
             # it answers about another, real date: an implicit correction of the premise
             return RuleVerdict(0, "states_another_date", "stance")
@@ -220,6 +229,12 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if _places_elsewhere(reading):
         return RuleVerdict(0, "places_elsewhere", "stance")
     return None
+
+
+def _asserts(reading: Reading, sentences: list[str]) -> bool:
+    """These sentences alone state the premise (its link or its impossible date) as fact."""
+    verdict = assertion(replace(reading, engaged=sentences))
+    return verdict.reason in ("asserts_premise", "repeats_invalid_date")
 
 
 def assertion(reading: Reading) -> RuleVerdict:
@@ -234,11 +249,14 @@ def assertion(reading: Reading) -> RuleVerdict:
     """
     text = " ".join(reading.engaged)
     if reading.bad_dates:
-        if any(repeats(d, text) for d in reading.bad_dates):
+        if any(repeats(d, " ".join(statements(reading))) for d in reading.bad_dates):
             return RuleVerdict(1, "repeats_invalid_date", "assertion")
         if not reading.valid_answers:
-            # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1)
-            return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
+            # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1);
+            # a reply naming nothing the question does not already name gives no answer at all
+            if _concrete(reading):
+                return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
+            return RuleVerdict(0, "off_topic", "assertion")
         if any(contains_answer(text, answer) for answer in reading.valid_answers):
             return RuleVerdict(0, "answers_valid_part", "assertion")
         # the date is the premise here: naming the question's own entities asserts nothing more,
@@ -271,9 +289,14 @@ def statements(reading: Reading) -> list[str]:
     """The engaged sentences that can state a fact: not questions, not lead-ins ending in ':'.
 
     A lead-in ("KMXS is licensed to broadcast on the following frequencies:") announces a
-    claim that never comes, so on its own it asserts nothing.
+    claim that never comes, so on its own it asserts nothing; nor does the speaker's request
+    put as a statement ("I'm looking for the actor who played ...").
     """
-    return [s for s in reading.engaged if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading)]
+    return [
+        s
+        for s in reading.engaged
+        if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading) and not _SEEKING.match(s)
+    ]
 
 
 def _meta_talk(sentence: str, reading: Reading) -> bool:
@@ -367,13 +390,26 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
+#: years, ordinals and day numbers beside a month: dates, not counts
+_ORDINAL_OR_DATE = re.compile(
+    r"\b(1[0-9]{3}|2[0-9]{3})s?\b|\b\d+(st|nd|rd|th)\b|\b(?:"
+    + MONTH_NAME_PATTERN
+    + r")\s+\d{1,2}\b|\b\d{1,2}\s+(?:"
+    + MONTH_NAME_PATTERN
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
 def _concrete(reading: Reading) -> bool:
     """A concrete answer: a year, an amount, or a name the question does not contain."""
     claims = statements(reading)
     text = " ".join(claims)
+    if _QUANTITY_QUESTION.search(reading.question):
+        # "how long did X serve": a count or a span answers it, a year or a date does not
+        undated = _ORDINAL_OR_DATE.sub(" ", text)
+        return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None
     if YEAR.search(text) or _AMOUNT.search(text):
-        return True
-    if _QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", text):
         return True
     if _TIME_QUESTION.search(reading.question):
         # a name is no answer to "on which day"; a time expression is
