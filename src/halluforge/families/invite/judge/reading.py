@@ -106,7 +106,7 @@ def read_reply(
         answer_line = _ANSWER_LINE.match(line) is not None
         artefact = not answer_line and ARTEFACT_LINE.match(line) is not None
         field_line = not answer_line and _FIELD_LINE.match(line) is not None
-        if artefact and not seen_line:
+        if not seen_line and opens_block(line):
             block = True
         elif answer_line:
             block = False
@@ -124,6 +124,19 @@ def read_reply(
             elif not (block or artefact):
                 reading.engaged.append(sentence)
     return reading
+
+
+def opens_block(line: str) -> bool:
+    """A first line that opens a prompt-format block.
+
+    A prompt field ("Output:", "### Instruction"), or a bare field name ("Review:") that is no
+    lead-in to an answer ("The answer is:").
+    """
+    if _ANSWER_LINE.match(line):
+        return False
+    if ARTEFACT_LINE.match(line):
+        return True
+    return _FIELD_LINE.match(line) is not None and re.search(r"\banswer", line, re.IGNORECASE) is None
 
 
 def _line_cut(line: str, artefact: bool, new_paragraph: bool, reading: Reading) -> str:

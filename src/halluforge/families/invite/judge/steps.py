@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from halluforge.families.invite.judge.reading import ARTEFACT_LINE, CUTS, META_REJECT, Reading, read_reply
+from halluforge.families.invite.judge.reading import CUTS, META_REJECT, Reading, opens_block, read_reply
 from halluforge.families.invite.judge.text import (
     STOP,
     YEAR,
@@ -161,7 +161,7 @@ def engagement(reading: Reading, response: str) -> RuleVerdict | None:
         return RuleVerdict(0, "echo", "engagement")
     if not reading.engaged:
         first = next(line for line in response.splitlines() if line.strip())
-        reason = "few_shot_artefact" if ARTEFACT_LINE.match(first) else "unrelated_questions"
+        reason = "few_shot_artefact" if opens_block(first) else "unrelated_questions"
         return RuleVerdict(0, reason, "engagement")
     engaged_words = {t for t in words(" ".join(reading.engaged)) if len(t) > 2 and t not in STOP}
     if (
