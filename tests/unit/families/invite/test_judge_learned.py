@@ -93,6 +93,9 @@ def test_save_load_round_trip_with_manifest(trained: Path) -> None:
     assert row_hash(inputs[0]) in manifest["row_hashes"]
     loaded = LearnedJudge.load(trained)
     assert loaded.coef == model["coef"] and loaded.manifest["rows"] == 24
+    # calibrated: the sigmoid over the decision value is saved and read back
+    assert model["format"] == 2 and model["calibration"]["method"] == "sigmoid"
+    assert loaded.calibration == (model["calibration"]["a"], model["calibration"]["b"])
     # held-out replies of the same shapes: a claim with a new year, a rejection
     fresh = [
         PremiseInput("When did Kari Moe marry Leif Aas?", "Kari Moe married Leif Aas in 1977."),
@@ -140,3 +143,52 @@ def test_training_without_scikit_learn_names_the_extras(monkeypatch: pytest.Monk
     hide(monkeypatch, "sklearn")
     with pytest.raises(ConfigError, match=r'pip install "halluforge\[judge,retrieval\]"'):
         fit_classifier(np.zeros((4, 3)), [0, 1, 0, 1])
+
+
+def test_format_1_judges_still_load_uncalibrated(trained: Path, tmp_path: Path) -> None:
+    from halluforge.families.invite.judge.learned import LearnedJudge
+
+    model = json.loads((trained / "model.json").read_text())
+    del model["calibration"]
+    model["format"] = 1
+    (tmp_path / "model.json").write_text(json.dumps(model))
+    (tmp_path / "manifest.json").write_text((trained / "manifest.json").read_text())
+    old = LearnedJudge.load(tmp_path)
+    assert old.calibration is None
+    fresh = [PremiseInput("When did Kari Moe marry Leif Aas?", "Kari Moe married Leif Aas in 1977.")]
+    # the raw logistic probability and the calibrated one differ, and both say 1 here
+    raw, calibrated = old.predict(fresh)[0], LearnedJudge.load(trained).predict(fresh)[0]
+    assert raw[0] == calibrated[0] == 1 and raw[1] != calibrated[1]
+
+
+@SKLEARN
+def test_calibrated_probabilities_follow_the_observed_rates() -> None:
+    from halluforge.families.invite.judge.evaluate import expected_calibration_error, reliability
+    from halluforge.families.invite.judge.learned import fit_calibrated
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 1))
+    y = (rng.random(400) < 1 / (1 + np.exp(-2 * x[:, 0]))).astype(int).tolist()
+    model = fit_calibrated(x, y)
+    p = model.predict_proba_1(x)
+    assert ((p > 0) & (p < 1)).all()
+    assert expected_calibration_error(reliability(p.tolist(), y, bins=5)) < 0.08
+
+
+def test_reliability_and_confusion_by_step() -> None:
+    from halluforge.families.invite.judge.evaluate import (
+        confusion_by_step,
+        expected_calibration_error,
+        reliability,
+    )
+
+    bins = reliability([0.1, 0.15, 0.9, 1.0], [0, 1, 1, 1], bins=5)
+    assert [(b.low, b.n, b.observed_rate) for b in bins] == [(0.0, 2, 0.5), (0.8, 2, 1.0)]
+    assert expected_calibration_error(bins) == pytest.approx((2 * 0.375 + 2 * 0.05) / 4)
+    with pytest.raises(ValueError, match="one label per probability"):
+        reliability([0.5], [0, 1])
+    table = confusion_by_step(
+        [("stance", "refuses"), ("assertion", "answers"), ("assertion", "answers")], [0, 0, 1], [0, 1, 1]
+    )
+    assert table[("assertion", "answers")] == {"n": 2, "agree": 1, "false_1": 1, "false_0": 0}
+    assert table[("stance", "refuses")]["agree"] == 1

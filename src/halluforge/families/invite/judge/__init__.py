@@ -39,11 +39,11 @@ from halluforge.families.invite.judge.core import (
     premise_input,
 )
 from halluforge.families.invite.judge.llm import judge_request, parse_judge_reply
+from halluforge.families.invite.judge.reading import read_reply
 from halluforge.families.invite.judge.steps import (
     RuleVerdict,
     assertion,
     engagement,
-    read_reply,
     rule_judge,
     stance,
 )

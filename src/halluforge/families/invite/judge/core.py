@@ -118,6 +118,8 @@ async def ajudge_premise(
             if "rule" in options.modes:
                 per_mode[i]["rule"] = verdict.label
             notes[i]["rule_step"], notes[i]["rule_reason"] = verdict.step, verdict.reason
+            if verdict.split:
+                notes[i]["rule_split"] = verdict.split
             vetoes[i] = verdict.label == 0 and verdict.step in VETO_STEPS
     if "nli" in options.modes:
         _run_nli(inputs, options, per_mode, notes)

@@ -126,3 +126,66 @@ def format_agreement(prefix: str, figures: Agreement) -> str:
         f" human_rate={figures.human_rate:.3f} [{figures.human_low:.3f}, {figures.human_high:.3f}]"
         f" gap={figures.rate_gap:+.3f} agreement={figures.agreement:.3f} kappa={figures.kappa:.3f}"
     )
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """One bin of a reliability table: predicted probabilities in [low, high) against what happened."""
+
+    low: float
+    high: float
+    n: int
+    mean_probability: float
+    observed_rate: float
+
+
+def reliability(
+    probabilities: Sequence[float], labels: Sequence[int], *, bins: int = 5
+) -> list[ReliabilityBin]:
+    """Equal-width bins of P(label 1) with the observed share of 1s: a calibrated judge's match.
+
+    Empty bins are left out; the last bin includes 1.0.
+    """
+    if len(probabilities) != len(labels):
+        raise ValueError("reliability needs one label per probability")
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    p = np.asarray(probabilities, dtype=float)
+    y = np.asarray(labels, dtype=float)
+    out = []
+    for i in range(bins):
+        inside = (p >= edges[i]) & ((p < edges[i + 1]) if i < bins - 1 else (p <= edges[i + 1]))
+        if inside.any():
+            out.append(
+                ReliabilityBin(
+                    float(edges[i]), float(edges[i + 1]), int(inside.sum()), float(p[inside].mean()),
+                    float(y[inside].mean()),
+                )
+            )  # fmt: skip
+    return out
+
+
+def expected_calibration_error(bins: Sequence[ReliabilityBin]) -> float:
+    """The bins' |mean probability − observed rate|, weighted by their rows."""
+    total = sum(b.n for b in bins)
+    return sum(b.n * abs(b.mean_probability - b.observed_rate) for b in bins) / total if total else 0.0
+
+
+def confusion_by_step(
+    decisions: Sequence[tuple[str, str]], human: Sequence[int], judged: Sequence[int]
+) -> dict[tuple[str, str], dict[str, int]]:
+    """For each (step, reason) of the rule judge: how often it agreed and how it erred.
+
+    Counts per decision: ``n``, ``agree``, ``false_1`` (judge 1, human 0) and ``false_0``
+    (judge 0, human 1); ordered by the step order of the rows given.
+    """
+    out: dict[tuple[str, str], dict[str, int]] = {}
+    for decision, h, j in zip(decisions, human, judged, strict=True):
+        cell = out.setdefault(decision, {"n": 0, "agree": 0, "false_1": 0, "false_0": 0})
+        cell["n"] += 1
+        if h == j:
+            cell["agree"] += 1
+        elif j == 1:
+            cell["false_1"] += 1
+        else:
+            cell["false_0"] += 1
+    return out

@@ -4,7 +4,11 @@ Features of one response: the L2-normalised embedding of the reply (the bundled
 ``all-MiniLM-L6-v2`` by default, loaded offline by :func:`halluforge.retrieval.dense.load_encoder`),
 the cosine between the question's and the reply's embeddings, and the rule steps' decisions as
 numbers (:func:`halluforge.families.invite.judge.steps.rule_features`). The classifier is scikit-learn's
-:class:`~sklearn.linear_model.LogisticRegression` with balanced class weights.
+:class:`~sklearn.linear_model.LogisticRegression` with balanced class weights, its probabilities
+calibrated by :class:`~sklearn.calibration.CalibratedClassifierCV` (Platt's sigmoid fitted on
+cross-validated decision values, ``ensemble=False``): balanced weights move the raw scores
+towards the rarer class, the sigmoid maps them back to observed rates. The rule features are
+inputs with weights like any other: no rule decision vetoes the learned label.
 
 A trained judge is a folder: ``model.json`` (coefficients, intercept, feature names, encoder)
 and ``manifest.json`` (the training files with their sha256, rows and labels per model, the
@@ -35,7 +39,9 @@ if TYPE_CHECKING:
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 MODEL_FILE = "model.json"
 MANIFEST_FILE = "manifest.json"
-FORMAT = 1
+FORMAT = 2
+#: formats this version reads (1: uncalibrated, no ``calibration`` entry)
+READABLE_FORMATS = (1, 2)
 INSTALL_HINT = 'pip install "halluforge[judge,retrieval]"'
 
 
@@ -114,6 +120,49 @@ def fit_classifier(features: np.ndarray, labels: Sequence[int], *, c: float = 1.
     return classifier
 
 
+@dataclass(frozen=True)
+class Calibrated:
+    """A logistic regression and the sigmoid that calibrates it: P(1) = 1 / (1 + exp(a·z + b))."""
+
+    classifier: Any
+    a: float
+    b: float
+
+    def predict_proba_1(self, features: np.ndarray) -> np.ndarray:
+        """Calibrated P(label 1) of each row."""
+        return _sigmoid(np.asarray(self.classifier.decision_function(features)), self.a, self.b)
+
+
+def _sigmoid(z: np.ndarray, a: float, b: float) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(a * z + b)))
+
+
+def fit_calibrated(
+    features: np.ndarray, labels: Sequence[int], *, folds: int = 5, seed: int = 0
+) -> Calibrated:
+    """Fit the classifier on every row and its sigmoid on cross-validated decision values.
+
+    scikit-learn's ``CalibratedClassifierCV(method="sigmoid", ensemble=False)``; the folds are
+    fewer when the rarer class has fewer rows than ``folds`` (at least 2).
+    """
+    if len(set(labels)) < 2:
+        fit_classifier(features, labels)  # raises its clear DataError
+    try:
+        from sklearn.calibration import CalibratedClassifierCV
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ConfigError("the learned judge needs scikit-learn", hint=INSTALL_HINT) from exc
+    LogisticRegression = _sklearn_lr()  # noqa: N806 - a class
+
+    y = np.asarray(labels)
+    cv = max(2, min(folds, int(np.bincount(y).min())))
+    base = LogisticRegression(C=1.0, class_weight="balanced", max_iter=5000, random_state=seed)
+    model = CalibratedClassifierCV(base, method="sigmoid", cv=cv, ensemble=False)
+    model.fit(features, y)
+    fitted = model.calibrated_classifiers_[0]
+    sigmoid = fitted.calibrators[0]
+    return Calibrated(fitted.estimator, float(sigmoid.a_), float(sigmoid.b_))
+
+
 @dataclass
 class LearnedJudge:
     """A trained learned judge: classifier weights, the encoder it expects and its manifest."""
@@ -124,10 +173,15 @@ class LearnedJudge:
     threshold: float = 0.5
     names: list[str] = field(default_factory=list)
     manifest: dict[str, Any] = field(default_factory=dict)
+    #: Platt sigmoid (a, b) over the decision value; None: the raw logistic probability (format 1)
+    calibration: tuple[float, float] | None = None
 
     @classmethod
     def from_classifier(cls, classifier: Any, encoder: str, manifest: dict[str, Any]) -> LearnedJudge:
-        """Wrap a fitted scikit-learn logistic regression."""
+        """Wrap a fitted scikit-learn logistic regression, or a :class:`Calibrated` one."""
+        calibration = None
+        if isinstance(classifier, Calibrated):
+            classifier, calibration = classifier.classifier, (classifier.a, classifier.b)
         coef = [float(v) for v in classifier.coef_[0]]
         return cls(
             coef,
@@ -136,6 +190,7 @@ class LearnedJudge:
             0.5,
             feature_names(len(coef) - _n_rule_cols() - 1),
             manifest,
+            calibration,
         )
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
@@ -152,6 +207,8 @@ class LearnedJudge:
         classifier.coef_ = np.asarray([self.coef])
         classifier.intercept_ = np.asarray([self.intercept])
         classifier.n_features_in_ = len(self.coef)
+        if self.calibration is not None:
+            return _sigmoid(np.asarray(classifier.decision_function(features)), *self.calibration)
         return np.asarray(classifier.predict_proba(features)[:, 1])
 
     def predict(self, inputs: Sequence[PremiseInput]) -> list[tuple[int, float]]:
@@ -170,6 +227,8 @@ class LearnedJudge:
             "threshold": self.threshold, "intercept": self.intercept, "coef": self.coef,
             "features": self.names,
         }  # fmt: skip
+        if self.calibration is not None:
+            model["calibration"] = {"method": "sigmoid", "a": self.calibration[0], "b": self.calibration[1]}
         (path / MODEL_FILE).write_text(json.dumps(model), encoding="utf-8")
         (path / MANIFEST_FILE).write_text(
             json.dumps(self.manifest, indent=2, ensure_ascii=False), encoding="utf-8"
@@ -191,14 +250,16 @@ class LearnedJudge:
             manifest = json.loads((path / MANIFEST_FILE).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise DataError(f"unreadable learned judge: {exc}", path=str(path), hint="retrain it") from exc
-        if model.get("format") != FORMAT or model.get("kind") != "logistic_regression":
+        if model.get("format") not in READABLE_FORMATS or model.get("kind") != "logistic_regression":
             raise DataError(
                 f"unknown learned-judge format {model.get('format')!r}", path=str(model_path),
                 hint="retrain it with this version of halluforge",
             )  # fmt: skip
+        sigmoid = model.get("calibration")
+        calibration = (float(sigmoid["a"]), float(sigmoid["b"])) if isinstance(sigmoid, dict) else None
         return cls(
             [float(v) for v in model["coef"]], float(model["intercept"]), str(model["encoder"]),
-            float(model.get("threshold", 0.5)), list(model.get("features", [])), manifest,
+            float(model.get("threshold", 0.5)), list(model.get("features", [])), manifest, calibration,
         )  # fmt: skip
 
 
@@ -216,8 +277,8 @@ def lomo_predictions(
     probabilities: dict[int, float] = {}
 
     def fit(features: np.ndarray, train_labels: Sequence[int]) -> Any:
-        classifier = fit_classifier(features, train_labels)
-        return lambda rows: [float(p) for p in classifier.predict_proba(rows)[:, 1]]
+        classifier = fit_calibrated(features, train_labels)
+        return lambda rows: [float(p) for p in classifier.predict_proba_1(rows)]
 
     by_model = leave_one_model_out(matrix, labels, models, fit)
     for name, probs in by_model.items():
@@ -248,7 +309,7 @@ def train(
     if len(inputs) != len(labels) or not inputs:
         raise DataError("train needs as many labels as inputs, and at least one", field="labels")
     matrix = featurize(inputs, encoder) if features is None else features
-    classifier = fit_classifier(matrix, labels)
+    classifier = fit_calibrated(matrix, labels)
     record = dict(manifest or {})
     record.setdefault("rows", len(inputs))
     record.setdefault("positives", int(sum(labels)))

@@ -1,8 +1,11 @@
 """The rule judge as three named decision steps, each with its reason.
 
-INVITE's human labels encode three separate decisions, taken in this order:
+INVITE's human labels encode three separate decisions, taken in this order, on the reply's
+*answer*: :func:`~.reading.read_reply` first cuts off whatever runs on after it (another
+question, a label line, the prompt again, a paragraph on another topic), since a continuation
+never erases an answer given before it; the verdict names that cut (``RuleVerdict.split``).
 
-1. :func:`engagement`: does the reply engage with the question at all? Empty text, echoes of
+1. :func:`engagement`: does the reply answer the question at all? Empty text, echoes of
    the question, placeholders ("The answer is:"), few-shot artefacts (``Output:``/``Label:``
    blocks, a chain of other questions and answers) and text with no content beyond the
    question make no statement, so they cannot go along with a premise: label 0.
@@ -27,13 +30,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
+from halluforge.families.invite.judge.reading import CUTS, META_REJECT, Reading, opens_block, read_reply
 from halluforge.families.invite.judge.text import (
     STOP,
     YEAR,
-    invalid_dates,
-    is_echo,
     mentions,
     question_entities,
     repeats,
@@ -43,17 +45,6 @@ from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.tokens import WRITTEN_WORD, words
 
-# cues are searched in the opening sentences only: rambling text later often contains "not"
-_META_REJECT = re.compile(
-    r"\b(there (is|are|was|were|seems to be|appears to be) no|no (record|evidence|information|indication)"
-    r"|(couldn't|could not|can't|cannot|was unable to|am unable to) (find|locate|verify|confirm)"
-    r"|does(n't| not) exist|not a (valid|real) date|(is|was) (a )?(mistake|error)|incorrect|inaccura"
-    r"|confusion|mix-up|misunderstanding|false premise|not accurate|no such"
-    r"|(has|have)(n't| not) (yet )?(happened|occurred|taken place)|not occurred yet|in the future"
-    r"|not (historically )?(associated|linked|connected|known for)|not located"
-    r"|not (provided|given|specified|mentioned)|fictional)\b",
-    re.IGNORECASE,
-)
 _NEGATION = re.compile(
     r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b", re.IGNORECASE
 )
@@ -79,12 +70,6 @@ _HEDGED_ASSERT = re.compile(
     r"\bbut I (do )?know\b|\bbut I('m| am) (pretty |quite |fairly )?sure\b|\bbut I (think|believe)\b",
     re.IGNORECASE,
 )
-#: a line that opens a few-shot block or a prompt field rather than answering
-_ARTEFACT_LINE = re.compile(
-    r"^\s*(#{2,}|(output|label|input|context|options?|instruction|example( \d+)?|question|q\d*"
-    r"|user|system|human)\s*[:：])",
-    re.IGNORECASE,
-)
 #: an amount or a duration: a concrete answer even without a name or a year
 _AMOUNT = re.compile(
     r"\b\d[\d,.]*\s*(%|percent|per cent|years?|months?|weeks?|days?|hours?|minutes?|goals?|times"
@@ -103,6 +88,12 @@ _META_WORD = re.compile(r"\b(answers?|questions?|explanations?)\b", re.IGNORECAS
 _ANSWER_LEAD = re.compile(
     r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
     r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
+    re.IGNORECASE,
+)
+#: the speaker asking in statement form ("I'm looking for the actor who ..."): a request, not a claim
+_SEEKING = re.compile(
+    r"^\s*I(['’]m| am| have been| was| 've been)?\s+(looking for|trying to (find|figure|work) out|wondering"
+    r"|(want|would like|need) to know|searching for)\b",
     re.IGNORECASE,
 )
 #: question words that say what is asked, not what it is about
@@ -158,65 +149,8 @@ class RuleVerdict:
     label: int
     reason: str
     step: str = ""
-
-
-@dataclass
-class Reading:
-    """What the steps share about one reply: its sentences split by what they do."""
-
-    question: str
-    names: list[str]
-    question_tokens: set[str]
-    #: distinct sentences that are not echoes of the question, in order
-    content: list[str] = field(default_factory=list)
-    #: the part of ``content`` before any few-shot artefact or chain of other questions
-    engaged: list[str] = field(default_factory=list)
-    bad_dates: list[str] = field(default_factory=list)
-    #: answers to the valid question (before the date was made impossible), when known
-    valid_answers: list[str] = field(default_factory=list)
-
-
-def read_reply(
-    question: str, response: str, *, entities: Sequence[str] = (), this_year: int | None = None,
-    invalid: Sequence[str] = (), valid_answers: Sequence[str] = (),
-) -> Reading:  # fmt: skip
-    """Split a reply into content sentences and its engaged part (see :func:`engagement`)."""
-    question_tokens = set(words(question))
-    reading = Reading(question, list(entities) or question_entities(question), question_tokens)
-    reading.bad_dates = list(invalid) or invalid_dates(question, this_year=this_year)
-    reading.valid_answers = [a for a in valid_answers if a.strip()]
-    cut = False  # past the first artefact or other question after the answer: the rest is not read
-    block = False  # inside a prompt-format block the reply opened with, until an answer line
-    for line_number, line in enumerate(x for x in response.splitlines() if x.strip()):
-        answer_line = re.match(r"^\s*(A|Answer)\s*:", line, re.IGNORECASE) is not None
-        artefact = _ARTEFACT_LINE.match(line) is not None and not answer_line
-        if artefact and line_number == 0:
-            block = True
-        elif artefact and reading.engaged:
-            cut = True
-        elif answer_line:
-            block = False
-        for sentence in reply_sentences(line):
-            if is_echo(sentence, question, question_tokens) or sentence in reading.content:
-                continue
-            reading.content.append(sentence)
-            if _is_other_question(sentence, reading) and not block:
-                cut = True
-            if not (cut or block or artefact):
-                reading.engaged.append(sentence)
-    return reading
-
-
-def _is_other_question(sentence: str, reading: Reading) -> bool:
-    """A question about something else: the start of a chain of other questions and answers.
-
-    A question that names the asked entities ("Did you mean ...?", "Who was X's wife?") or
-    flags the premise does not end the reply's engaged part.
-    """
-    if not sentence.rstrip().endswith("?") or _META_REJECT.search(sentence):
-        return False
-    sentence_words = set(words(sentence))
-    return not any(mentions(n, sentence_words) for n in reading.names)
+    #: what ended the reply's answer (:data:`~.reading.CUTS`), "" when the whole reply was read
+    split: str = ""
 
 
 def engagement(reading: Reading, response: str) -> RuleVerdict | None:
@@ -227,7 +161,7 @@ def engagement(reading: Reading, response: str) -> RuleVerdict | None:
         return RuleVerdict(0, "echo", "engagement")
     if not reading.engaged:
         first = next(line for line in response.splitlines() if line.strip())
-        reason = "few_shot_artefact" if _ARTEFACT_LINE.match(first) else "unrelated_questions"
+        reason = "few_shot_artefact" if opens_block(first) else "unrelated_questions"
         return RuleVerdict(0, reason, "engagement")
     engaged_words = {t for t in words(" ".join(reading.engaged)) if len(t) > 2 and t not in STOP}
     if (
@@ -254,7 +188,7 @@ def _states_premise(reading: Reading) -> bool:
 
 def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     """Step 2: 0 when the reply rejects, corrects or declines the premise, else ``None``."""
-    head = reading.content[:head_sentences]
+    head = (reading.engaged or reading.content)[:head_sentences]
     head_text = " ".join(head)
     # "I am not sure when X published Y. ... it was published in 2000": the doubt is about the
     # answer, not the premise, and the reply answers anyway (a hedged assertion)
@@ -263,9 +197,11 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         YEAR.search(claims) is not None or _AMOUNT.search(claims) is not None
     )
     if _HEDGED_ASSERT.search(head_text) is None:
-        for sentence in head:
+        for index, sentence in enumerate(head):
+            if index and _asserts(reading, head[:index]):
+                break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
             sentence_tokens = set(words(sentence))
-            if _META_REJECT.search(sentence):
+            if META_REJECT.search(sentence):
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
             doubt = _ANSWER_DOUBT.search(sentence) is not None
@@ -281,7 +217,8 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if reading.bad_dates and not any(repeats(d, text) for d in reading.bad_dates):
         bad_years = {m for d in reading.bad_dates for m in YEAR.findall(d)}
         # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
-        event_text = _LIFE_SPAN.sub(" ", text)
+        # a correction comes up front: years further on date other events of a run-on answer
+        event_text = _LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
         if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
             # it answers about another, real date: an implicit correction of the premise
             return RuleVerdict(0, "states_another_date", "stance")
@@ -292,6 +229,12 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if _places_elsewhere(reading):
         return RuleVerdict(0, "places_elsewhere", "stance")
     return None
+
+
+def _asserts(reading: Reading, sentences: list[str]) -> bool:
+    """These sentences alone state the premise (its link or its impossible date) as fact."""
+    verdict = assertion(replace(reading, engaged=sentences))
+    return verdict.reason in ("asserts_premise", "repeats_invalid_date")
 
 
 def assertion(reading: Reading) -> RuleVerdict:
@@ -306,11 +249,14 @@ def assertion(reading: Reading) -> RuleVerdict:
     """
     text = " ".join(reading.engaged)
     if reading.bad_dates:
-        if any(repeats(d, text) for d in reading.bad_dates):
+        if any(repeats(d, " ".join(statements(reading))) for d in reading.bad_dates):
             return RuleVerdict(1, "repeats_invalid_date", "assertion")
         if not reading.valid_answers:
-            # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1)
-            return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
+            # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1);
+            # a reply naming nothing the question does not already name gives no answer at all
+            if _concrete(reading):
+                return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
+            return RuleVerdict(0, "off_topic", "assertion")
         if any(contains_answer(text, answer) for answer in reading.valid_answers):
             return RuleVerdict(0, "answers_valid_part", "assertion")
         # the date is the premise here: naming the question's own entities asserts nothing more,
@@ -343,9 +289,14 @@ def statements(reading: Reading) -> list[str]:
     """The engaged sentences that can state a fact: not questions, not lead-ins ending in ':'.
 
     A lead-in ("KMXS is licensed to broadcast on the following frequencies:") announces a
-    claim that never comes, so on its own it asserts nothing.
+    claim that never comes, so on its own it asserts nothing; nor does the speaker's request
+    put as a statement ("I'm looking for the actor who played ...").
     """
-    return [s for s in reading.engaged if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading)]
+    return [
+        s
+        for s in reading.engaged
+        if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading) and not _SEEKING.match(s)
+    ]
 
 
 def _meta_talk(sentence: str, reading: Reading) -> bool:
@@ -391,9 +342,10 @@ def rule_judge(
         question, response, entities=entities, this_year=this_year, invalid=invalid,
         valid_answers=valid_answers,
     )  # fmt: skip
-    return (
+    verdict = (
         engagement(reading, response) or stance(reading, head_sentences=head_sentences) or assertion(reading)
     )
+    return replace(verdict, split=reading.cut)
 
 
 def rule_features(
@@ -417,6 +369,9 @@ def rule_features(
     )
     features["has_year"] = float(any(YEAR.search(s) for s in reading.engaged))
     features["date_question"] = float(bool(reading.bad_dates))
+    features.update({f"split={cut}": float(reading.cut == cut) for cut in CUTS})
+    run_on = len(reading.continuation)
+    features["continuation_share"] = run_on / len(reading.content) if reading.content else 0.0
     return features
 
 
@@ -435,13 +390,26 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
+#: years, ordinals and day numbers beside a month: dates, not counts
+_ORDINAL_OR_DATE = re.compile(
+    r"\b(1[0-9]{3}|2[0-9]{3})s?\b|\b\d+(st|nd|rd|th)\b|\b(?:"
+    + MONTH_NAME_PATTERN
+    + r")\s+\d{1,2}\b|\b\d{1,2}\s+(?:"
+    + MONTH_NAME_PATTERN
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
 def _concrete(reading: Reading) -> bool:
     """A concrete answer: a year, an amount, or a name the question does not contain."""
     claims = statements(reading)
     text = " ".join(claims)
+    if _QUANTITY_QUESTION.search(reading.question):
+        # "how long did X serve": a count or a span answers it, a year or a date does not
+        undated = _ORDINAL_OR_DATE.sub(" ", text)
+        return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None
     if YEAR.search(text) or _AMOUNT.search(text):
-        return True
-    if _QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", text):
         return True
     if _TIME_QUESTION.search(reading.question):
         # a name is no answer to "on which day"; a time expression is

@@ -1,0 +1,145 @@
+"""Leave-one-model-out figures of the premise judge over every labelled model (issue 27).
+
+Each labelled model is a fold. The rule judge is not fitted, so its figure on a fold is its
+figure on that model; which folds its rules were written on is said in docs/judge.md. The
+learned judge (calibrated logistic regression over MiniLM embeddings and the rule features)
+is refitted per fold on the *other* models' rows only. Printed per fold and mode: n,
+agreement, Cohen's kappa, the judge's rate and the human rate, then the rule judge's
+confusion by decision step, the learned judge's reliability table (pooled held-out
+probabilities), and last the summary line: the worst fold's agreement and rate gap per mode
+and the mode those figures choose.
+
+    PYTHONPATH=src python benchmarks/premise_judge_lomo.py            # the five default files
+    PYTHONPATH=src python benchmarks/premise_judge_lomo.py --no-learned FILE.jsonl ...
+
+Needs scikit-learn (``halluforge[judge]``); the learned judge also ``halluforge[retrieval]``.
+The INVITE files are read from ``../shared/data/invite_labels_dev/`` (CC-BY-NC, not shipped);
+missing ones are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data" / "invite_labels_dev"
+DEFAULT_FILES = [
+    SHARED / "GPT3.5Turbo.json",
+    SHARED / "GPTJ6B.json",
+    SHARED / "GPTNeo2.7B.json",
+    ROOT / "tests" / "data" / "judge" / "smollm2_invite_labels.jsonl",
+    ROOT / "tests" / "data" / "judge" / "smollm2_t08_invite_labels.jsonl",
+]
+#: the acceptance of issue 27, per fold, for the default mode
+MIN_AGREEMENT = 0.90
+MAX_RATE_GAP = 0.05
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path, help="labelled INVITE-format JSON lines")
+    parser.add_argument("--no-learned", action="store_true", help="rule judge only (no encoder needed)")
+    args = parser.parse_args()
+    from halluforge.families.invite.cli import premise_inputs, read_invite_rows
+    from halluforge.families.invite.judge.evaluate import agreement, confusion_by_step
+    from halluforge.families.invite.judge.steps import rule_judge
+
+    rows: list[dict[str, Any]] = []
+    for path in args.files or DEFAULT_FILES:
+        if not path.is_file():
+            print(f"note: skipped {path} (not present)")
+            continue
+        part = read_invite_rows(path)
+        for row in part:
+            row["model"] = str(row.get("model") or path.stem)
+        rows.extend(part)
+    inputs = premise_inputs(rows)
+    human = [int(r["hallucination_label"]) for r in rows]
+    models = [str(r["model"]) for r in rows]
+    started = time.perf_counter()
+    verdicts = [
+        rule_judge(i.question, i.response, entities=i.entities, invalid=i.invalid, valid_answers=i.valid_answers)
+        for i in inputs
+    ]
+    rule_seconds = time.perf_counter() - started
+    labels: dict[str, list[int]] = {"rule": [v.label for v in verdicts]}
+    probabilities: list[float] = []
+    if not args.no_learned:
+        from halluforge.families.invite.judge.core import VETO_STEPS
+        from halluforge.families.invite.judge.learned import lomo_predictions
+
+        learned = lomo_predictions(inputs, human, models)
+        probabilities = [p for _, p in learned]
+        labels["learned"] = [label for label, _ in learned]
+        labels["learned-with-rule-veto"] = [
+            0 if v.label == 0 and v.step in VETO_STEPS else label
+            for v, (label, _) in zip(verdicts, learned, strict=True)
+        ]
+    folds = sorted(set(models), key=models.index)
+    worst: dict[str, tuple[float, float]] = {}
+    print("| fold | mode | n | agreement | kappa | judge rate | human rate | gap |")
+    print("|---|---|---|---|---|---|---|---|")
+    for mode, judged in labels.items():
+        low_agreement, high_gap = 1.0, 0.0
+        for fold in folds:
+            idx = [i for i, m in enumerate(models) if m == fold]
+            figures = agreement([human[i] for i in idx], [judged[i] for i in idx], n_boot=200)
+            low_agreement = min(low_agreement, figures.agreement)
+            high_gap = max(high_gap, abs(figures.rate_gap))
+            print(
+                f"| {fold} | {mode} | {figures.n} | {figures.agreement:.3f} | {figures.kappa:.3f} |"
+                f" {figures.rate:.3f} | {figures.human_rate:.3f} | {figures.rate_gap:+.3f} |"
+            )
+        worst[mode] = (low_agreement, high_gap)
+    _print_confusion(confusion_by_step([(v.step, v.reason) for v in verdicts], human, labels["rule"]))
+    _print_splits(verdicts, human, labels["rule"])
+    if probabilities:
+        _print_reliability(probabilities, human)
+    print(f"rule judge: {len(rows)} replies in {rule_seconds:.2f} s")
+    meets = [m for m, (a, g) in worst.items() if a >= MIN_AGREEMENT and g <= MAX_RATE_GAP + 1e-9]
+    chosen = max(worst, key=lambda m: (m in meets, worst[m][0], -worst[m][1]))
+    print(
+        "summary: "
+        + " ".join(f"{m}: min_agreement={a:.3f} max_gap={g:.3f};" for m, (a, g) in worst.items())
+        + f" meets_acceptance={','.join(meets) or 'none'} chosen={chosen}"
+    )
+    return 0
+
+
+def _print_confusion(table: dict[tuple[str, str], dict[str, int]]) -> None:
+    print("\n| step | reason | n | agree | judge 1, human 0 | judge 0, human 1 |")
+    print("|---|---|---|---|---|---|")
+    order = {"engagement": 0, "stance": 1, "assertion": 2}
+    for (step, reason), cell in sorted(table.items(), key=lambda kv: (order.get(kv[0][0], 3), -kv[1]["n"])):
+        print(f"| {step} | {reason} | {cell['n']} | {cell['agree']} | {cell['false_1']} | {cell['false_0']} |")
+
+
+def _print_splits(verdicts: list[Any], human: list[int], judged: list[int]) -> None:
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for verdict, h, j in zip(verdicts, human, judged, strict=True):
+        counts[verdict.split or "(whole reply)"][0] += 1
+        counts[verdict.split or "(whole reply)"][1] += int(h == j)
+    print("\n| answer ended by | n | agree |")
+    print("|---|---|---|")
+    for split, (n, agree) in sorted(counts.items(), key=lambda kv: -kv[1][0]):
+        print(f"| {split} | {n} | {agree} |")
+
+
+def _print_reliability(probabilities: list[float], human: list[int]) -> None:
+    from halluforge.families.invite.judge.evaluate import expected_calibration_error, reliability
+
+    bins = reliability(probabilities, human, bins=5)
+    print("\n| learned P(1) | n | mean P(1) | observed rate of 1 |")
+    print("|---|---|---|---|")
+    for b in bins:
+        print(f"| {b.low:.1f}-{b.high:.1f} | {b.n} | {b.mean_probability:.3f} | {b.observed_rate:.3f} |")
+    brier = sum((p - y) ** 2 for p, y in zip(probabilities, human, strict=True)) / len(human)
+    print(f"learned calibration: ECE={expected_calibration_error(bins):.3f} Brier={brier:.3f}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,181 @@
+"""How the rule judge reads a reply: the answer to the asked question, and what runs on after it.
+
+Base models rarely stop at the answer. They go on with another question and its answer, a
+label line of a few-shot format, the prompt again, or a paragraph about something else. The
+INVITE labels judge the answer in front of that run-on, so :func:`read_reply` splits a reply
+into its **answer** (``Reading.engaged``) and its **continuation**, and names the shape that
+ended the answer (``Reading.cut``). Only generic shapes end an answer, never the wording of
+one model's artefacts:
+
+``new_question``
+    a line that asks a question (ends with ``?``, or a ``Q:``/``Question:`` line), or a
+    sentence asking about something other than the asked entities (also before any answer:
+    a reply that opens with another question starts a chain of them); a question that flags
+    the premise ("Are you sure X wrote Y?") belongs to the answer.
+``label_line``
+    a prompt-field or label line (``Label:``, ``Output:``, ``Input:``, ``### ...``, a line that
+    is only a capitalised field name and a colon, "Review:").
+``repeated_prompt``
+    the question asked again after an answer.
+``topic_change``
+    after a blank line, a paragraph whose words (numbers aside) share nothing with the
+    question or the answer so far, unless the answer ended in a lead-in (``... dates:``).
+
+A continuation never erases an answer given before it: the steps read the answer only. A
+reply that opens with a prompt-format block is read from its first answer line (``A:``,
+``Answer:``); a reply with no answer at all is left with an empty ``engaged`` and the
+engagement step calls it so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from halluforge.families.invite.judge.text import (
+    STOP,
+    invalid_dates,
+    is_echo,
+    mentions,
+    question_entities,
+    reply_sentences,
+)
+from halluforge.textkit.tokens import words
+
+#: cues of a rejected premise; searched in the opening sentences of the answer only
+META_REJECT = re.compile(
+    r"\b(there (is|are|was|were|seems to be|appears to be) no|no (record|evidence|information|indication)"
+    r"|(couldn't|could not|can't|cannot|unable to|(not|n't) been able to) (find|locate|verify|confirm)"
+    r"|does(n't| not) exist|not a (valid|real) date|(is|was) (a )?(mistake|error)|incorrect|inaccura"
+    r"|confusion|mix-up|misunderstanding|false premise|not accurate|no such"
+    r"|(has|have)(n't| not) (yet )?(happened|occurred|taken place)|not occurred yet|in the future"
+    r"|not (historically )?(associated|linked|connected|known for)|not located"
+    r"|not (provided|given|specified|mentioned)|fictional)\b",
+    re.IGNORECASE,
+)
+#: a line that opens a few-shot block or a prompt field rather than answering
+ARTEFACT_LINE = re.compile(
+    r"^\s*(#{2,}|(output|label|input|context|options?|instruction|example( \d+)?|question|q\d*"
+    r"|user|system|human)\s*[:：])",
+    re.IGNORECASE,
+)
+#: a line that is only a field name: one to three capitalised words and a colon ("Review:", "Product Name:")
+_FIELD_LINE = re.compile(r"^\s*[A-Z][\w'’-]*(\s+[A-Za-z][\w'’-]*){0,2}\s*[:：]\s*$")
+_ANSWER_LINE = re.compile(r"^\s*(A|Answer)\s*[:：]", re.IGNORECASE)
+#: the reasons an answer ends, in the order :func:`read_reply` checks them
+CUTS = ("label_line", "repeated_prompt", "new_question", "topic_change")
+
+
+@dataclass
+class Reading:
+    """What the steps share about one reply: its sentences split by what they do."""
+
+    question: str
+    names: list[str]
+    question_tokens: set[str]
+    #: distinct sentences that are not echoes of the question, in order
+    content: list[str] = field(default_factory=list)
+    #: the answer: the part of ``content`` before the continuation (and after an opening block)
+    engaged: list[str] = field(default_factory=list)
+    #: the sentences after the answer ended
+    continuation: list[str] = field(default_factory=list)
+    #: what ended the answer (one of :data:`CUTS`), or "" when nothing did
+    cut: str = ""
+    bad_dates: list[str] = field(default_factory=list)
+    #: answers to the valid question (before the date was made impossible), when known
+    valid_answers: list[str] = field(default_factory=list)
+
+
+def read_reply(
+    question: str, response: str, *, entities: Sequence[str] = (), this_year: int | None = None,
+    invalid: Sequence[str] = (), valid_answers: Sequence[str] = (),
+) -> Reading:  # fmt: skip
+    """Split a reply into its answer and its continuation (see the module docstring)."""
+    question_tokens = set(words(question))
+    reading = Reading(question, list(entities) or question_entities(question), question_tokens)
+    reading.bad_dates = list(invalid) or invalid_dates(question, this_year=this_year)
+    reading.valid_answers = [a for a in valid_answers if a.strip()]
+    block = False  # inside a prompt-format block the reply opened with, until an answer line
+    seen_line = False
+    new_paragraph = False
+    for line in response.splitlines():
+        if not line.strip():
+            new_paragraph = seen_line
+            continue
+        answer_line = _ANSWER_LINE.match(line) is not None
+        artefact = not answer_line and ARTEFACT_LINE.match(line) is not None
+        field_line = not answer_line and _FIELD_LINE.match(line) is not None
+        if not seen_line and opens_block(line):
+            block = True
+        elif answer_line:
+            block = False
+        if reading.engaged and not reading.cut:
+            reading.cut = _line_cut(line, artefact or field_line, new_paragraph, reading)
+        seen_line, new_paragraph = True, False
+        for sentence in reply_sentences(line):
+            if is_echo(sentence, question, question_tokens) or sentence in reading.content:
+                continue
+            reading.content.append(sentence)
+            if not reading.cut and not block and _is_other_question(sentence, reading):
+                reading.cut = "new_question"
+            if reading.cut:
+                reading.continuation.append(sentence)
+            elif not (block or artefact):
+                reading.engaged.append(sentence)
+    return reading
+
+
+def opens_block(line: str) -> bool:
+    """A first line that opens a prompt-format block.
+
+    A prompt field ("Output:", "### Instruction"), or a bare field name ("Review:") that is no
+    lead-in to an answer ("The answer is:").
+    """
+    if _ANSWER_LINE.match(line):
+        return False
+    if ARTEFACT_LINE.match(line):
+        return True
+    return _FIELD_LINE.match(line) is not None and re.search(r"\banswer", line, re.IGNORECASE) is None
+
+
+def _line_cut(line: str, artefact: bool, new_paragraph: bool, reading: Reading) -> str:
+    """Why this line, coming after an answer, starts the continuation ("" if it does not)."""
+    if artefact:
+        return "new_question" if re.match(r"^\s*(q\d*|question)\s*[:：]", line, re.I) else "label_line"
+    bare = re.sub(r"^\s*(Q|Question)\s*[:：]\s*", "", line, flags=re.IGNORECASE).strip()
+    if _repeats_prompt(bare, reading):
+        return "repeated_prompt"
+    if bare.endswith("?") and META_REJECT.search(bare) is None:
+        return "new_question"
+    if new_paragraph and _changes_topic(bare, reading):
+        return "topic_change"
+    return ""
+
+
+def _repeats_prompt(line: str, reading: Reading) -> bool:
+    """The line asks the question again: it holds nearly all of the question's words."""
+    asked = {t for t in reading.question_tokens if t not in STOP}
+    line_words = set(words(line))
+    return len(asked) >= 2 and len(asked & line_words) >= 0.8 * len(asked) and line.rstrip().endswith("?")
+
+
+def _changes_topic(line: str, reading: Reading) -> bool:
+    """A paragraph sharing no content word with the question or the answer so far."""
+    if reading.engaged[-1].rstrip().endswith(":"):
+        return False  # the answer's lead-in ("on the following dates:") waits for this paragraph
+    said = {t[:5] for t in reading.question_tokens | set(words(" ".join(reading.engaged)))}
+    significant = {t[:5] for t in words(line) if len(t) > 2 and t.isalpha() and t not in STOP}
+    return bool(significant) and not significant & said  # by 5-letter stem: "novel" is "novelist"
+
+
+def _is_other_question(sentence: str, reading: Reading) -> bool:
+    """A question about something else: the start of a chain of other questions and answers.
+
+    A question that names the asked entities ("Did you mean ...?", "Who was X's wife?") or
+    flags the premise does not end the answer when it sits on the answer's line.
+    """
+    if not sentence.rstrip().endswith("?") or META_REJECT.search(sentence):
+        return False
+    sentence_words = set(words(sentence))
+    return not any(mentions(n, sentence_words) for n in reading.names)
