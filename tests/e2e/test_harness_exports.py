@@ -8,6 +8,10 @@ each sample's verdicts with the scores the run stored: they must be equal for ev
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -251,3 +255,86 @@ def test_lm_eval_scores_choice_cases_as_multiple_choice_like_our_accuracy(tmp_pa
         for s in result["samples"]["halluforge_choices_counterfactual__open_book__choice"]
     }
     assert mc == generated == ours
+
+
+def _promptfoo() -> str:
+    found = os.environ.get("HALLUFORGE_PROMPTFOO") or shutil.which("promptfoo")
+    if not found:
+        pytest.skip(
+            "needs promptfoo (npm): npm install -g promptfoo, or set HALLUFORGE_PROMPTFOO to its binary"
+        )
+    return found
+
+
+REPLAY_PROVIDER = """
+import json, os
+REPLIES = json.load(open(os.environ["HALLUFORGE_REPLIES"], encoding="utf-8"))
+def call_api(prompt, options, context):
+    return {"output": REPLIES[prompt]}
+"""
+
+
+def test_promptfoo_validates_the_config_and_runs_its_assertions(demo_run: Path, tmp_path: Path) -> None:
+    binary = _promptfoo()
+    export_run(demo_run, "promptfoo", tmp_path)
+    config = tmp_path / "promptfooconfig.yaml"
+    env = {
+        **os.environ,
+        "PROMPTFOO_DISABLE_TELEMETRY": "1",
+        "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_CONFIG_DIR": str(tmp_path / "promptfoo-home"),
+        "PROMPTFOO_PYTHON": sys.executable,
+        "HALLUFORGE_REPLIES": str(tmp_path / "replies.json"),
+    }
+    checked = subprocess.run(
+        [binary, "validate", "config", "-c", str(config)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert checked.returncode == 0 and "Configuration is valid" in checked.stdout, (
+        checked.stdout + checked.stderr
+    )
+    # run it offline: a Python provider replays mock/echo's stored replies
+    stored = replies(demo_run, ECHO)
+    (tmp_path / "replies.json").write_text(json.dumps(stored), encoding="utf-8")
+    (tmp_path / "replay.py").write_text(REPLAY_PROVIDER, encoding="utf-8")
+    replay = f"file://{tmp_path / 'replay.py'}"
+    out = str(tmp_path / "out.json")
+    ran = subprocess.run(
+        [
+            binary,
+            "eval",
+            "-c",
+            str(config),
+            "-r",
+            replay,
+            "-o",
+            out,
+            "--no-write",
+            "--no-cache",
+            "--no-table",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert (tmp_path / "out.json").is_file(), ran.stdout + ran.stderr
+    results = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["results"]["results"]
+    assert len(results) == len(yaml.safe_load(config.read_text(encoding="utf-8"))["tests"]) == 96
+    ours = stored_verdicts(demo_run, ECHO)
+    hits = 0
+    for result in results:
+        reply = result["response"]["output"].lower()
+        for part in result["gradingResult"]["componentResults"]:
+            assertion = part["assertion"]
+            found = any(v.lower() in reply for v in assertion["value"])
+            # each assertion does what the export says: a case-insensitive substring test
+            assert part["pass"] == (found if assertion["type"] == "icontains-any" else not found)
+            if assertion["type"] == "icontains-any":
+                meta = result["testCase"]["metadata"]
+                hits += ours[(f"{meta['test_case_id']}-{meta['setting']}", "hit")] == float(part["pass"])
+    print(f"promptfoo icontains-any agrees with hit on {hits}/{len(results)} tests")
+    assert hits == len(results)  # mock/echo's replies: no answer inside a longer word
