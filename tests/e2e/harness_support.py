@@ -14,17 +14,20 @@ def sent_prompt(response: Response) -> str:
 
 
 def replies(run: Path, model: str) -> dict[str, str]:
-    """Each prompt one target was sent (first turns) with the reply it stored; one reply per prompt."""
+    """The reply one target stored for each sample (``<test case id>-<setting>``, first turns).
+
+    By sample, not by prompt: two test cases can share a prompt, and a model need not answer
+    both alike (llama.cpp in batches is not bit-for-bit deterministic).
+    """
     store = RunStore(run)
     try:
-        found: dict[str, set[str]] = {}
-        for r in store.iter(Response):
-            if r.model == model and not r.turn and r.error is None:
-                found.setdefault(sent_prompt(r), set()).add(r.text)
+        return {
+            f"{r.test_case_id}-{r.setting}": r.text
+            for r in store.iter(Response)
+            if r.model == model and not r.turn and r.error is None
+        }
     finally:
         store.close()
-    assert all(len(v) == 1 for v in found.values()), "one prompt, two replies: cannot replay by prompt"
-    return {prompt: texts.pop() for prompt, texts in found.items()}
 
 
 def stored_verdicts(run: Path, model: str) -> dict[tuple[str, str], float]:

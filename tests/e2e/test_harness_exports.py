@@ -118,12 +118,15 @@ def test_inspect_eval_reproduces_our_verdicts(
 ) -> None:
     inspect_ai = require("harness", "inspect_ai")
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.solver._task_state import sample_state  # the sample being run (not a public name)
 
     export_run(demo_run, "inspect", tmp_path / "suite")
     stored = replies(demo_run, ECHO)
 
     def replay(messages: list, tools: list, tool_choice: object, config: object) -> ModelOutput:
-        out = ModelOutput.from_content(model="replay", content=stored[messages[-1].text])
+        state = sample_state()
+        assert state is not None
+        out = ModelOutput.from_content(model="replay", content=stored[str(state.sample_id)])
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no tokenizer download
         return out
 
@@ -157,7 +160,7 @@ def test_lm_eval_reproduces_our_verdicts(demo_run: Path, tmp_path: Path) -> None
 
     class Replay(LM):
         def generate_until(self, requests: list) -> list[str]:
-            return [stored[request.args[0]] for request in requests]
+            return [stored[request.doc["id"]] for request in requests]
 
         def loglikelihood(self, requests: list) -> list:
             raise AssertionError("no multiple-choice task in this suite")
@@ -297,7 +300,9 @@ def test_promptfoo_validates_the_config_and_runs_its_assertions(demo_run: Path, 
         checked.stdout + checked.stderr
     )
     # run it offline: a Python provider replays mock/echo's stored replies
-    stored = replies(demo_run, ECHO)
+    by_sample = replies(demo_run, ECHO)
+    sent = {s.id: s.prompt for s in suite_of_run(demo_run).samples}
+    stored = {sent[sample]: reply for sample, reply in by_sample.items()}  # mock/echo: one reply a prompt
     (tmp_path / "replies.json").write_text(json.dumps(stored), encoding="utf-8")
     (tmp_path / "replay.py").write_text(REPLAY_PROVIDER, encoding="utf-8")
     replay = f"file://{tmp_path / 'replay.py'}"
