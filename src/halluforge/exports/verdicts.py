@@ -50,10 +50,18 @@ def _case(case: TestCase | Mapping[str, Any] | str) -> TestCase:
     return TestCase.model_validate(data)
 
 
+#: scorers built so far, by (name, options, seed): a learned premise judge loads its model once
+_BUILT: dict[str, Any] = {}
+
+
 def _scorers(metrics: Sequence[str], options: Mapping[str, Mapping[str, Any]], seed: int) -> list[Any]:
-    return [
-        SCORERS.get(name)(ScoreContext(options=dict(options.get(name, {})), seed=seed)) for name in metrics
-    ]
+    out = []
+    for name in metrics:
+        key = json.dumps([name, options.get(name, {}), seed], sort_keys=True, default=str)
+        if key not in _BUILT:
+            _BUILT[key] = SCORERS.get(name)(ScoreContext(options=dict(options.get(name, {})), seed=seed))
+        out.append(_BUILT[key])
+    return out
 
 
 def score_reply(
