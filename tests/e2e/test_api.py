@@ -47,7 +47,7 @@ def test_forge_asks_no_target_and_running_the_config_resumes_at_the_answer_stage
     # the suite rendered from the forged cases holds the prompts the run then sent
     fresh = hf.suite(cases, config)
     sent = hf.suite(run_dir)
-    assert {s.id: s.prompt for s in fresh.samples} == {s.id: s.prompt for s in sent.samples}
+    assert {s.id: s.prompt for s in fresh.entries} == {s.id: s.prompt for s in sent.entries}
 
 
 def test_answer_puts_held_cases_to_the_targets_in_a_new_run(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from extra_skips import require
 from halluforge.cli.main import main
 from halluforge.errors import ConfigError
 from halluforge.exports import HARNESS_FORMATS, export_run, write_suite
-from halluforge.exports.suite import Suite, SuiteSample, suite_of_cases, suite_of_run
+from halluforge.exports.suite import Suite, SuiteEntry, suite_of_cases, suite_of_run
 from halluforge.exports.verdicts import score_reply
 from halluforge.pipeline import config_of_run
 from halluforge.records import Option, Response, TestCase
@@ -44,9 +44,9 @@ def _first_turns(run: Path) -> list[Response]:
 def test_the_suite_holds_one_sample_per_case_and_setting_with_the_prompt_the_run_sent(demo_run: Path) -> None:
     suite = suite_of_run(demo_run)
     sent = {(r.test_case_id, r.setting): sent_prompt(r) for r in _first_turns(demo_run)}
-    assert len(suite.samples) == len(sent) > 0
-    assert {(s.case.id, s.setting): s.prompt for s in suite.samples} == sent
-    assert {s.metrics for s in suite.samples} == {METRICS}
+    assert len(suite.entries) == len(sent) > 0
+    assert {(s.case.id, s.setting): s.prompt for s in suite.entries} == sent
+    assert {s.metrics for s in suite.entries} == {METRICS}
     # rendered afresh (a forge-only suite), every prompt is the one the answer stage sent
     store = RunStore(demo_run)
     try:
@@ -54,11 +54,11 @@ def test_the_suite_holds_one_sample_per_case_and_setting_with_the_prompt_the_run
     finally:
         store.close()
     fresh = suite_of_cases(config_of_run(demo_run), cases)
-    assert [(s.id, s.prompt) for s in fresh.samples] == [(s.id, s.prompt) for s in suite.samples]
+    assert [(s.id, s.prompt) for s in fresh.entries] == [(s.id, s.prompt) for s in suite.entries]
 
 
 def test_verdicts_equal_the_stored_scores_for_every_reply(demo_run: Path) -> None:
-    suite = {s.id: s for s in suite_of_run(demo_run).samples}
+    suite = {s.id: s for s in suite_of_run(demo_run).entries}
     for model in (ECHO, "mock/const:Paris"):
         ours = stored_verdicts(demo_run, model)
         theirs = {}
@@ -85,7 +85,7 @@ def test_cli_writes_each_harness_format(
     for fmt in HARNESS_FORMATS:
         assert main(["export", str(demo_run), "--format", fmt, "--out", str(tmp_path / fmt)]) == 0
     out = capsys.readouterr().out
-    assert "tasks: 8 tasks" in out and "answer_swap__open_book: 12 samples" in out
+    assert "tasks: 8 tasks" in out and "answer_swap__open_book: 12 entries" in out
     compile((tmp_path / "inspect" / "tasks.py").read_text(encoding="utf-8"), "tasks.py", "exec")
     task = yaml.load(
         (tmp_path / "lm-eval" / "answer_swap__open_book.yaml").read_text(encoding="utf-8"), _FunctionLoader
@@ -146,7 +146,7 @@ def test_inspect_eval_reproduces_our_verdicts(
     }
     agreed = agreement(stored_verdicts(demo_run, ECHO), theirs, METRICS)
     assert all(a == n > 0 for a, n in agreed.values()), agreed
-    assert sum(n for _, n in agreed.values()) == 3 * len(suite_of_run(demo_run).samples) == 3 * 96
+    assert sum(n for _, n in agreed.values()) == 3 * len(suite_of_run(demo_run).entries) == 3 * 96
 
 
 def test_lm_eval_reproduces_our_verdicts(demo_run: Path, tmp_path: Path) -> None:
@@ -182,7 +182,7 @@ def test_lm_eval_reproduces_our_verdicts(demo_run: Path, tmp_path: Path) -> None
     }
     agreed = agreement(stored_verdicts(demo_run, ECHO), theirs, METRICS)
     assert all(a == n > 0 for a, n in agreed.values()), agreed
-    assert sum(n for _, n in agreed.values()) == 3 * len(suite_of_run(demo_run).samples) == 3 * 96
+    assert sum(n for _, n in agreed.values()) == 3 * len(suite_of_run(demo_run).entries) == 3 * 96
     assert json.loads((tmp_path / "suite" / "suite.json").read_text(encoding="utf-8"))["name"] == "demo"
 
 
@@ -204,7 +204,7 @@ def _choice_suite() -> Suite:
         )
         prompt = render("open_book", case)
         samples.append(
-            SuiteSample(f"c{i}-open_book", "counterfactual", "open_book", prompt, 8, ("accuracy",), case)
+            SuiteEntry(f"c{i}-open_book", "counterfactual", "open_book", prompt, 8, ("accuracy",), case)
         )
     return Suite("choices", samples)
 
@@ -224,7 +224,7 @@ def test_lm_eval_scores_choice_cases_as_multiple_choice_like_our_accuracy(tmp_pa
         "halluforge_choices_counterfactual__open_book__choice__mc",
         "tasks",
     }
-    by_prompt = {s.prompt: s for s in suite.samples}
+    by_prompt = {s.prompt: s for s in suite.entries}
     stored = dict(zip(by_prompt, ["B", "A. wrong 1", "(B) right 2", "Option A"], strict=True))
 
     class Replay(LM):
@@ -247,7 +247,7 @@ def test_lm_eval_scores_choice_cases_as_multiple_choice_like_our_accuracy(tmp_pa
         model=Replay(), tasks=["halluforge_choices"], task_manager=manager, log_samples=True
     )
     assert result is not None
-    ours = {s.id: score_reply(s.case, stored[s.prompt], ["accuracy"])["accuracy"] for s in suite.samples}
+    ours = {s.id: score_reply(s.case, stored[s.prompt], ["accuracy"])["accuracy"] for s in suite.entries}
     assert list(ours.values()) == [1.0, 0.0, 1.0, 0.0]
     mc = {
         s["doc"]["id"]: s["acc"]
@@ -301,7 +301,7 @@ def test_promptfoo_validates_the_config_and_runs_its_assertions(demo_run: Path, 
     )
     # run it offline: a Python provider replays mock/echo's stored replies
     by_sample = replies(demo_run, ECHO)
-    sent = {s.id: s.prompt for s in suite_of_run(demo_run).samples}
+    sent = {s.id: s.prompt for s in suite_of_run(demo_run).entries}
     stored = {sent[sample]: reply for sample, reply in by_sample.items()}  # mock/echo: one reply a prompt
     (tmp_path / "replies.json").write_text(json.dumps(stored), encoding="utf-8")
     (tmp_path / "replay.py").write_text(REPLAY_PROVIDER, encoding="utf-8")

@@ -50,11 +50,11 @@ def test_the_suite_leaves_out_invalid_cases_contextless_settings_and_dola() -> N
         _swap("bare", context=None),  # no context: closed book only
     ]
     suite = suite_of_cases(run, cases)
-    assert sorted(s.id for s in suite.samples) == ["bare-closed_book", "ok-closed_book", "ok-open_book"]
-    assert {s.metrics for s in suite.samples} == {("em", "hit")}  # entail needs a model
+    assert sorted(s.id for s in suite.entries) == ["bare-closed_book", "ok-closed_book", "ok-open_book"]
+    assert {s.metrics for s in suite.entries} == {("em", "hit")}  # entail needs a model
     assert list(suite.tasks()) == ["answer_swap__closed_book", "answer_swap__open_book"]
-    row = suite.samples[0].row()
-    assert TestCase.model_validate_json(row["case"]).id == suite.samples[0].case.id
+    row = suite.entries[0].row()
+    assert TestCase.model_validate_json(row["case"]).id == suite.entries[0].case.id
     assert row["choices"] == row["letters"] == [] and row["answer_index"] is None
 
 
@@ -75,7 +75,7 @@ def test_promptfoo_asserts_the_expected_answer_and_not_the_original_where_they_d
     nested = _swap("nest", expected=["Austen"], original_answers=["Jane Austen"])  # one inside the other
     premise = TestCase(id="fp", family="false_premise", question="When did Austen write Dracula?")
     suite = suite_of_cases(run, [_swap(), choice, nested, premise])
-    by_id = {s.id: s for s in suite.samples}
+    by_id = {s.id: s for s in suite.entries}
     assert [a["type"] for a in assertions(by_id["s1-open_book"])] == ["icontains-any", "not-icontains-any"]
     assert assertions(by_id["s1-open_book"])[1]["value"] == ["Jane Austen"]
     assert [a["type"] for a in assertions(by_id["s1-closed_book"])] == ["icontains-any"]  # no context shown
@@ -83,4 +83,4 @@ def test_promptfoo_asserts_the_expected_answer_and_not_the_original_where_they_d
     assert assertions(by_id["ch-open_book"]) == [] and assertions(by_id["fp-closed_book"]) == []
     body, left_out = config(suite)
     assert len(body["tests"]) == 4 and left_out == 3
-    assert body["prompts"] == ["{{prompt}}"] and body["tests"][0]["vars"]["prompt"] == suite.samples[0].prompt
+    assert body["prompts"] == ["{{prompt}}"] and body["tests"][0]["vars"]["prompt"] == suite.entries[0].prompt

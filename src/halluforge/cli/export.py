@@ -46,6 +46,6 @@ def handle_export(args: argparse.Namespace) -> int:
 
     tables = [t.strip() for t in args.tables.split(",") if t.strip()] if args.tables else None
     for name, (path, n) in export_run(args.run_dir, args.format, args.out, tables).items():
-        unit = "rows" if args.format in TABLE_FORMATS else ("tasks" if name == "tasks" else "samples")
+        unit = "rows" if args.format in TABLE_FORMATS else ("tasks" if name == "tasks" else "entries")
         print(f"{name}: {n} {unit} -> {path}")
     return 0

@@ -1,11 +1,11 @@
 """Exports of a run: data tables (JSONL, CSV, Parquet, HF) and suites other harnesses run.
 
 :mod:`.tables` writes the run's records as tables (``jsonl``, ``csv``, ``parquet``, ``hf``).
-The harness formats start from :mod:`.suite` (one sample per test case and setting, with the
+The harness formats start from :mod:`.suite` (one entry per test case and setting, with the
 prompt our answer plan sends) and write what each tool runs as it is: ``inspect``
 (:mod:`.inspect_suite`), ``lm-eval`` (:mod:`.lm_eval_suite`) and ``promptfoo``
 (:mod:`.promptfoo_suite`). Exported tasks score replies with :mod:`.verdicts`, halluforge's own
-scorers, so a harness's per-sample verdicts equal the run's on the same replies.
+scorers, so a harness's per-entry verdicts equal the run's on the same replies.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ ALL_FORMATS: tuple[str, ...] = (*FORMATS, *HARNESS_FORMATS)
 def export_suite(run_dir: str | Path, fmt: str, out: str | Path | None = None) -> dict[str, tuple[Path, int]]:
     """Write a run's forged suite for a harness under ``out`` (default ``RUN_DIR/export/<fmt>``).
 
-    Returns each file written with its sample count (the task file with its task count).
+    Returns each file written with its entry count (the task file with its task count).
     """
     from halluforge.exports.suite import suite_of_run
 

@@ -34,26 +34,26 @@ def task_module(suite: Suite) -> str:
         "",
         "HERE = Path(__file__).resolve().parent",
     ]
-    for name, samples in suite.tasks().items():
+    for name, entries in suite.tasks().items():
         lines += [
             "",
             "",
             "@task",
             f"def {name}() -> Task:",
-            f'    """{samples[0].family} under {samples[0].setting} ({len(samples)} samples)."""',
+            f'    """{entries[0].family} under {entries[0].setting} ({len(entries)} entries)."""',
             f'    return suite_task(HERE / "{name}.jsonl")',
         ]
     return "\n".join(lines) + "\n"
 
 
 def write_inspect(suite: Suite, out: Path) -> dict[str, tuple[Path, int]]:
-    """Write the suite's inspect tasks under ``out``; each file with its sample count."""
+    """Write the suite's inspect tasks under ``out``; each file with its entry count."""
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, tuple[Path, int]] = {}
     (out / "suite.json").write_text(json.dumps(suite.header(), indent=2) + "\n", encoding="utf-8")
-    for name, samples in suite.tasks().items():
-        write_rows(out / f"{name}.jsonl", samples)
-        written[name] = (out / f"{name}.jsonl", len(samples))
+    for name, entries in suite.tasks().items():
+        write_rows(out / f"{name}.jsonl", entries)
+        written[name] = (out / f"{name}.jsonl", len(entries))
     (out / TASK_FILE).write_text(task_module(suite), encoding="utf-8")
     written["tasks"] = (out / TASK_FILE, len(suite.tasks()))
     return written

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from halluforge.exports.suite import Suite, SuiteSample, write_rows
+from halluforge.exports.suite import Suite, SuiteEntry, write_rows
 
 HELPER = "halluforge_lm_eval"
 HELPER_TEXT = '''"""What the halluforge task YAML files name by !function (written by halluforge export)."""
@@ -76,11 +76,9 @@ def _common(name: str, data_file: str) -> dict[str, Any]:
     }
 
 
-def generate_task(
-    name: str, data_file: str, samples: list[SuiteSample], temperature: float
-) -> dict[str, Any]:
+def generate_task(name: str, data_file: str, entries: list[SuiteEntry], temperature: float) -> dict[str, Any]:
     """The YAML mapping of one ``generate_until`` task scored by halluforge's verdicts."""
-    metrics = list(dict.fromkeys(m for s in samples for m in s.metrics))
+    metrics = list(dict.fromkeys(m for s in entries for m in s.metrics))
     higher = {m: _higher_is_better(m) for m in metrics}
     return {
         **_common(name, data_file),
@@ -89,7 +87,7 @@ def generate_task(
         "process_results": _Function(f"{HELPER}.process_results"),
         "generation_kwargs": {
             "until": [],
-            "max_gen_toks": max(s.max_tokens for s in samples),
+            "max_gen_toks": max(s.max_tokens for s in entries),
             "do_sample": temperature > 0,
             "temperature": temperature,
         },
@@ -127,21 +125,21 @@ def _dump(data: dict[str, Any]) -> str:
 
 
 def write_lm_eval(suite: Suite, out: Path) -> dict[str, tuple[Path, int]]:
-    """Write the suite's lm-eval task folder under ``out``; each YAML with its sample count."""
+    """Write the suite's lm-eval task folder under ``out``; each YAML with its entry count."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "suite.json").write_text(json.dumps(suite.header(), indent=2) + "\n", encoding="utf-8")
     (out / f"{HELPER}.py").write_text(HELPER_TEXT, encoding="utf-8")
     head = prefix(suite)
     written: dict[str, tuple[Path, int]] = {}
-    for task, samples in suite.tasks().items():
+    for task, entries in suite.tasks().items():
         data_file = f"{task}.jsonl"
-        write_rows(out / data_file, samples)
+        write_rows(out / data_file, entries)
         name = f"{head}_{task}"
         (out / f"{task}.yaml").write_text(
-            _dump(generate_task(name, data_file, samples, suite.temperature)), encoding="utf-8"
+            _dump(generate_task(name, data_file, entries, suite.temperature)), encoding="utf-8"
         )
-        written[name] = (out / f"{task}.yaml", len(samples))
-        chosen = [s for s in samples if s.correct_index() is not None]
+        written[name] = (out / f"{task}.yaml", len(entries))
+        chosen = [s for s in entries if s.correct_index() is not None]
         if chosen:
             mc_file = f"{task}__mc.jsonl"
             write_rows(out / mc_file, chosen)

@@ -1,6 +1,6 @@
 """``--format promptfoo``: a forged suite as a ``promptfooconfig.yaml`` of tests with assertions.
 
-promptfoo checks replies with assertions, not with our scorers, so only the samples where a
+promptfoo checks replies with assertions, not with our scorers, so only the entries where a
 string assertion says what our metrics say are written: short-answer (``qa``) cases with
 expected answers. Each test sends the prompt our plan sends and asserts that the reply
 contains one expected answer (``icontains-any``, close to ``hit`` but by substring rather than
@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from halluforge.exports.suite import Suite, SuiteSample
+from halluforge.exports.suite import Suite, SuiteEntry
 
 CONFIG = "promptfooconfig.yaml"
 #: the JSON schema promptfoo publishes for its config file (named in the file for editors)
@@ -33,9 +33,9 @@ def _contains(haystack: list[str], needle: str) -> bool:
     return any(needle.lower() in h.lower() for h in haystack)
 
 
-def assertions(sample: SuiteSample) -> list[dict[str, Any]]:
-    """The assertions one sample gets (none when strings cannot express its metrics)."""
-    case = sample.case
+def assertions(entry: SuiteEntry) -> list[dict[str, Any]]:
+    """The assertions one entry gets (none when strings cannot express its metrics)."""
+    case = entry.case
     if case.format != "qa" or not case.expected:
         return []
     out: list[dict[str, Any]] = [{"type": "icontains-any", "value": list(case.expected), "metric": "hit"}]
@@ -46,29 +46,29 @@ def assertions(sample: SuiteSample) -> list[dict[str, Any]]:
         for o in case.original_answers
         if not _contains(list(case.expected), o) and not any(_contains([o], e) for e in case.expected)
     ]
-    if changed and originals and sample.setting != "closed_book":
+    if changed and originals and entry.setting != "closed_book":
         out.append({"type": "not-icontains-any", "value": originals, "metric": "not_original"})
     return out
 
 
 def config(suite: Suite) -> tuple[dict[str, Any], int]:
-    """The promptfoo config mapping, and how many samples were left out."""
+    """The promptfoo config mapping, and how many entries were left out."""
     tests = []
     skipped = 0
-    for sample in suite.samples:
-        checks = assertions(sample)
+    for entry in suite.entries:
+        checks = assertions(entry)
         if not checks:
             skipped += 1
             continue
         tests.append(
             {
-                "description": f"{sample.task} {sample.case.id}",
-                "vars": {"prompt": sample.prompt},
+                "description": f"{entry.task} {entry.case.id}",
+                "vars": {"prompt": entry.prompt},
                 "assert": checks,
                 "metadata": {
-                    "family": sample.family,
-                    "setting": sample.setting,
-                    "test_case_id": sample.case.id,
+                    "family": entry.family,
+                    "setting": entry.setting,
+                    "test_case_id": entry.case.id,
                 },
             }
         )
@@ -82,7 +82,7 @@ def config(suite: Suite) -> tuple[dict[str, Any], int]:
 
 
 def write_promptfoo(suite: Suite, out: Path) -> dict[str, tuple[Path, int]]:
-    """Write ``promptfooconfig.yaml`` under ``out``; its test count (and the samples left out)."""
+    """Write ``promptfooconfig.yaml`` under ``out``; its test count (and the entries left out)."""
     out.mkdir(parents=True, exist_ok=True)
     body, skipped = config(suite)
     text = f"# yaml-language-server: $schema={SCHEMA}\n" + yaml.safe_dump(

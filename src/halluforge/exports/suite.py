@@ -1,7 +1,7 @@
-"""A forged suite as harness samples: one per (test case, setting), with the prompt our plans send.
+"""A forged suite as harness entries: one per (test case, setting), with the prompt our plans send.
 
 The harness exports (inspect, lm-eval, promptfoo) all start here. A :class:`Suite` holds one
-:class:`SuiteSample` per valid test case and applicable setting: the first turn of its answer
+:class:`SuiteEntry` per valid test case and applicable setting: the first turn of its answer
 plan (the prompt the answer stage sends, few-shot demonstrations and a family's own wording
 included), the reply budget, the metrics that can score it in a harness
 (:func:`~halluforge.exports.verdicts.harness_metric`) and the test case itself.
@@ -35,8 +35,8 @@ from halluforge.settings import Demo, answer_turn, few_shot_pool, option_letter,
 
 
 @dataclass(frozen=True)
-class SuiteSample:
-    """One harness sample: a test case put under one setting."""
+class SuiteEntry:
+    """One harness entry: a test case put under one setting."""
 
     id: str
     family: str
@@ -48,7 +48,7 @@ class SuiteSample:
 
     @property
     def task(self) -> str:
-        """The task this sample belongs to (one per family, setting and test-case format)."""
+        """The task this entry belongs to (one per family, setting and test-case format)."""
         return task_name(self.family, self.setting, self.case.format)
 
     def correct_index(self) -> int | None:
@@ -57,7 +57,7 @@ class SuiteSample:
         return found[0] if self.case.format == "choice" and len(found) == 1 else None
 
     def row(self) -> dict[str, Any]:
-        """The sample as a JSON-ready row (the dataset line every harness export writes)."""
+        """The entry as a JSON-ready row (the dataset line every harness export writes)."""
         return {
             "id": self.id,
             "input": self.prompt,
@@ -77,19 +77,19 @@ class SuiteSample:
 
 @dataclass
 class Suite:
-    """The samples of one forged suite with what scoring them needs (the run's metric options)."""
+    """The entries of one forged suite with what scoring them needs (the run's metric options)."""
 
     name: str
-    samples: list[SuiteSample]
+    entries: list[SuiteEntry]
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     seed: int = 0
     temperature: float = 0.0
 
-    def tasks(self) -> dict[str, list[SuiteSample]]:
+    def tasks(self) -> dict[str, list[SuiteEntry]]:
         """Samples grouped by task, in a stable order."""
-        grouped: dict[str, list[SuiteSample]] = defaultdict(list)
-        for sample in self.samples:
-            grouped[sample.task].append(sample)
+        grouped: dict[str, list[SuiteEntry]] = defaultdict(list)
+        for entry in self.entries:
+            grouped[entry.task].append(entry)
         return dict(sorted(grouped.items()))
 
     def header(self) -> dict[str, Any]:
@@ -179,11 +179,11 @@ def suite_of_cases(
     present = {c.family for c in cases}
     families = {n: FAMILIES.get(n) for n in sorted(present) if n in FAMILIES}
     scorers, options = _metrics_for(config, families)
-    samples = []
+    entries = []
     for case, setting_name, turn in first_turns(config, families, cases):
         prompt = (sent or {}).get((case.id, setting_name), turn.prompt)
-        samples.append(
-            SuiteSample(
+        entries.append(
+            SuiteEntry(
                 id=f"{case.id}-{setting_name}",
                 family=case.family,
                 setting=setting_name,
@@ -193,7 +193,7 @@ def suite_of_cases(
                 case=case,
             )
         )
-    return Suite(name, samples, options, config.seed, config.answer.temperature)
+    return Suite(name, entries, options, config.seed, config.answer.temperature)
 
 
 def suite_of_run(run_dir: str | Path) -> Suite:
@@ -222,16 +222,16 @@ def suite_of_run(run_dir: str | Path) -> Suite:
     return suite_of_cases(config, cases, name=run.resolve().name, sent=sent)
 
 
-def write_rows(path: Path, samples: Sequence[SuiteSample]) -> None:
-    """Write samples as JSON lines."""
+def write_rows(path: Path, entries: Sequence[SuiteEntry]) -> None:
+    """Write entries as JSON lines."""
     with path.open("w", encoding="utf-8") as handle:
-        for sample in samples:
-            handle.write(json.dumps(sample.row(), ensure_ascii=False) + "\n")
+        for entry in entries:
+            handle.write(json.dumps(entry.row(), ensure_ascii=False) + "\n")
 
 
 __all__ = [
     "Suite",
-    "SuiteSample",
+    "SuiteEntry",
     "first_turns",
     "suite_of_cases",
     "suite_of_run",

@@ -1,7 +1,7 @@
 """Score one harness reply with halluforge's own scorers: the verdicts exported tasks report.
 
 An exported task (inspect, lm-eval) hands each model reply to :func:`score_reply` (or
-:func:`ascore_reply` inside an event loop) with the sample's test case and metric names. The
+:func:`ascore_reply` inside an event loop) with the entry's test case and metric names. The
 reply becomes a :class:`~halluforge.records.Response` exactly as the answer stage stores one
 (text stripped) and every metric is computed by the registered scorer with the run's options,
 so a harness verdict equals the run's score on the same reply by construction: one
@@ -75,7 +75,7 @@ def score_reply(
 ) -> dict[str, float | None]:
     """Each metric's value for one reply (None when the scorer could not compute it).
 
-    ``case`` is a test case, its JSON dict or its JSON text (as the exported samples carry it).
+    ``case`` is a test case, its JSON dict or its JSON text (as the exported entries carry it).
     Use :func:`ascore_reply` from inside a running event loop.
     """
     test_case = _case(case)
