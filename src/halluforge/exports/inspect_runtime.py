@@ -2,8 +2,8 @@
 
 ``halluforge export RUN --format inspect`` writes a small task file whose ``@task`` functions
 call :func:`suite_task`; ``inspect eval tasks.py`` then runs them with this module, which needs
-``inspect_ai`` (``pip install 'halluforge[harness]'``). Each sample is sent as the one user
-message our answer plan sends, with its own reply budget (:func:`plan_reply`), and scored by
+``inspect_ai`` (``pip install 'halluforge[harness]'``). Each inspect sample (one suite entry) is the one user
+message our answer plan sends, asked with its own reply budget (:func:`plan_reply`), and scored by
 :func:`halluforge_verdicts`: halluforge's own scorers on the reply, one value per metric
 (``em``, ``f1``, ``hit``, ``premise_judge``, ``accuracy``...), averaged by inspect with a standard error.
 """
