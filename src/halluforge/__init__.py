@@ -3,20 +3,32 @@
 The data flow is load → select → forge → answer → score → report; each stage reads the
 previous one's output from the run store. The Python API mirrors the CLI::
 
-    from halluforge import load_config, run
+    import halluforge as hf
 
-    summary = run(load_config("my-run.yaml"))
+    config = hf.load_config("my-run.yaml")
+    cases = hf.forge_cases(config)            # the test cases, no target model asked
+    result = hf.run(config)             # resumes: answer, score, report
+    records = hf.load_records(result.run_dir)
+    hf.export(result.run_dir, "lm-eval")
+
+:mod:`halluforge.api` documents each function; they are imported on first use, so
+``import halluforge`` stays light.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from halluforge.api import RunRecords, answer, export, forge_cases, load_records, score, suite
     from halluforge.config import RunConfig
     from halluforge.pipeline import RunResult
+
+#: names of :mod:`halluforge.api` this package exports, imported on first use
+_API = ("RunRecords", "answer", "export", "forge_cases", "load_records", "score", "suite")
 
 
 def load_config(path: str | None = None, overrides: dict[str, Any] | None = None) -> RunConfig:
@@ -33,4 +45,21 @@ def run(config: RunConfig | None = None) -> RunResult:
     return run_pipeline(config)
 
 
-__all__ = ["__version__", "load_config", "run"]
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        return getattr(importlib.import_module("halluforge.api"), name)
+    raise AttributeError(f"module 'halluforge' has no attribute {name!r}")
+
+
+__all__ = [
+    "RunRecords",
+    "__version__",
+    "answer",
+    "export",
+    "forge_cases",
+    "load_config",
+    "load_records",
+    "run",
+    "score",
+    "suite",
+]

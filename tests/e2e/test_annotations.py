@@ -10,7 +10,7 @@ import pytest
 
 from extra_skips import needs
 from halluforge.cli.main import main
-from halluforge.export import export_run, read_table
+from halluforge.exports import export_run, read_table
 from halluforge.pipeline import config_of_run, rescore_run, run_pipeline
 from halluforge.records import Annotation, Response, TestCase
 from halluforge.store import RunStore

@@ -8,7 +8,7 @@ import pytest
 
 from extra_skips import require
 from halluforge.cli.main import main
-from halluforge.export import FORMATS, export_run, read_table, table_rows
+from halluforge.exports import FORMATS, export_run, read_table, table_rows
 from halluforge.store import RunStore
 
 

@@ -3,7 +3,7 @@
 Dataset text and model replies are untrusted: a cell starting with ``=``, ``+``, ``-``, ``@``,
 a tab or a carriage return is run as a formula by a spreadsheet. Each such text cell must be
 written with a leading single quote (OWASP's CSV-injection advice), numbers must stay numbers,
-and :func:`~halluforge.export.read_table` must give back the stored text.
+and :func:`~halluforge.exports.read_table` must give back the stored text.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from halluforge.export import FORMULA_STARTS, csv_cell, csv_text, export_run, read_table, table_rows
+from halluforge.exports import FORMULA_STARTS, csv_cell, csv_text, export_run, read_table, table_rows
 from halluforge.records import Response, Score, TestCase
 from halluforge.store import RunStore
 

@@ -1,4 +1,4 @@
-"""Export a run's records as JSON lines, CSV, Parquet or a Hugging Face ``datasets`` folder.
+"""A run's records as JSON lines, CSV, Parquet or a Hugging Face ``datasets`` folder.
 
 ``halluforge export RUN_DIR --format jsonl|csv|parquet|hf`` writes four tables, and two more
 when people labelled anything in ``halluforge view``: ``annotations`` (every label with who
@@ -329,7 +329,7 @@ def read_table(path: str | Path, table: str, fmt: Format) -> list[dict[str, Any]
     return [unflatten(model, row) for row in rows]
 
 
-def export_run(
+def export_tables(
     run_dir: str | Path, fmt: str, out: str | Path | None = None, tables: list[str] | None = None
 ) -> dict[str, tuple[Path, int]]:
     """Write the run's tables in ``fmt`` under ``out`` (default ``RUN_DIR/export/<fmt>``).
@@ -371,7 +371,7 @@ __all__ = [
     "column_kinds",
     "csv_cell",
     "csv_text",
-    "export_run",
+    "export_tables",
     "flatten",
     "joined_rows",
     "label_rows",
