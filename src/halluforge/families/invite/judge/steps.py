@@ -425,8 +425,7 @@ def _concrete(reading: Reading) -> bool:
         w[:1].isupper()
         and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
         and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
-        and _LEGAL_FORM.fullmatch(w.rstrip("."))
-        is None  # "Pacific Aero Products, Inc.": the asked name again
+        and _LEGAL_FORM.fullmatch(w.rstrip(".")) is None  # "X Co." called "X, Inc.": no new name
         for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
     )
 
