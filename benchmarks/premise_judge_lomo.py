@@ -4,10 +4,10 @@ Each labelled model is a fold. The rule judge is not fitted, so its figure on a 
 figure on that model; which folds its rules were written on is said in docs/judge.md. The
 learned judge (calibrated logistic regression over the rule features and the MiniLM cosine
 between the question and the reply's answer head) is refitted per fold on the *other*
-models' rows only. Printed per fold and mode: n, agreement, Cohen's kappa, the judge's rate and the human rate, then the rule judge's
-confusion by decision step, the learned judge's reliability table (pooled held-out
-probabilities), and last the summary line: the worst fold's agreement and rate gap per mode
-and the mode those figures choose.
+models' rows only. Printed per fold and mode: n, agreement, Cohen's kappa, the judge's rate
+and the human rate, then the rule judge's confusion by decision step, the learned judge's
+reliability table (pooled held-out probabilities), and last the summary line: the worst
+fold's agreement and rate gap per mode and the mode those figures choose.
 
     PYTHONPATH=src python benchmarks/premise_judge_lomo.py            # the five default files
     PYTHONPATH=src python benchmarks/premise_judge_lomo.py --no-learned FILE.jsonl ...
