@@ -2,12 +2,12 @@
 
 Each labelled model is a fold. The rule judge is not fitted, so its figure on a fold is its
 figure on that model; which folds its rules were written on is said in docs/judge.md. The
-learned judge (calibrated logistic regression over MiniLM embeddings and the rule features)
-is refitted per fold on the *other* models' rows only. Printed per fold and mode: n,
-agreement, Cohen's kappa, the judge's rate and the human rate, then the rule judge's
-confusion by decision step, the learned judge's reliability table (pooled held-out
-probabilities), and last the summary line: the worst fold's agreement and rate gap per mode
-and the mode those figures choose.
+learned judge (calibrated logistic regression over the rule features and the MiniLM cosine
+between the question and the reply's answer head) is refitted per fold on the *other*
+models' rows only. Printed per fold and mode: n, agreement, Cohen's kappa, the judge's rate
+and the human rate, then the rule judge's confusion by decision step, the learned judge's
+reliability table (pooled held-out probabilities), and last the summary line: the worst
+fold's agreement and rate gap per mode and the mode those figures choose.
 
     PYTHONPATH=src python benchmarks/premise_judge_lomo.py            # the five default files
     PYTHONPATH=src python benchmarks/premise_judge_lomo.py --no-learned FILE.jsonl ...
@@ -81,27 +81,31 @@ def main() -> int:
         ]
     folds = sorted(set(models), key=models.index)
     worst: dict[str, tuple[float, float]] = {}
+    mean: dict[str, float] = {}
     print("| fold | mode | n | agreement | kappa | judge rate | human rate | gap |")
     print("|---|---|---|---|---|---|---|---|")
     for mode, judged in labels.items():
-        low_agreement, high_gap = 1.0, 0.0
+        low_agreement, high_gap, total = 1.0, 0.0, 0.0
         for fold in folds:
             idx = [i for i, m in enumerate(models) if m == fold]
             figures = agreement([human[i] for i in idx], [judged[i] for i in idx], n_boot=200)
             low_agreement = min(low_agreement, figures.agreement)
+            total += figures.agreement
             high_gap = max(high_gap, abs(figures.rate_gap))
             print(
                 f"| {fold} | {mode} | {figures.n} | {figures.agreement:.3f} | {figures.kappa:.3f} |"
                 f" {figures.rate:.3f} | {figures.human_rate:.3f} | {figures.rate_gap:+.3f} |"
             )
         worst[mode] = (low_agreement, high_gap)
+        mean[mode] = total / len(folds)
     _print_confusion(confusion_by_step([(v.step, v.reason) for v in verdicts], human, labels["rule"]))
     _print_splits(verdicts, human, labels["rule"])
     if probabilities:
         _print_reliability(probabilities, human)
     print(f"rule judge: {len(rows)} replies in {rule_seconds:.2f} s")
     meets = [m for m, (a, g) in worst.items() if a >= MIN_AGREEMENT and g <= MAX_RATE_GAP + 1e-9]
-    chosen = max(worst, key=lambda m: (m in meets, worst[m][0], -worst[m][1]))
+    # ties on the worst fold and the largest gap go to the higher mean agreement over the folds
+    chosen = max(worst, key=lambda m: (m in meets, worst[m][0], -worst[m][1], mean[m]))
     print(
         "summary: "
         + " ".join(f"{m}: min_agreement={a:.3f} max_gap={g:.3f};" for m, (a, g) in worst.items())

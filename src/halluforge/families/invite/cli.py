@@ -72,7 +72,8 @@ def add_parser(subparsers: Any) -> None:
     train = judge_sub.add_parser(
         "train",
         help="fit the learned premise judge on labelled JSON lines and save it with its manifest",
-        description="Fit a logistic regression over MiniLM embeddings and the rule features on "
+        description="Fit a logistic regression over the rule features and the MiniLM cosine of "
+        "the question and the reply's answer head on "
         "INVITE-format rows with hallucination_label; prints and saves 5-fold cross-validated and "
         "leave-one-model-out figures (the only figures to quote for a learned judge).",
     )

@@ -86,7 +86,9 @@ def test_save_load_round_trip_with_manifest(trained: Path) -> None:
     model = json.loads((trained / "model.json").read_text())
     manifest = json.loads((trained / "manifest.json").read_text())
     assert model["kind"] == "logistic_regression" and model["encoder"] == "all-MiniLM-L6-v2"
-    assert len(model["coef"]) == len(model["features"]) > 384
+    # the answer head's cosine to the question and the rule features, no reply embedding (format 3)
+    assert len(model["coef"]) == len(model["features"]) and model["feature_set"] == "answer_head"
+    assert model["features"][0] == "cosine_question_answer_head" and "rule_label" in model["features"]
     assert manifest["rows"] == 24 and manifest["positives"] == 12
     assert manifest["files"] == [{"path": "crafted"}]
     inputs, _ = _rows([1990])
@@ -94,7 +96,7 @@ def test_save_load_round_trip_with_manifest(trained: Path) -> None:
     loaded = LearnedJudge.load(trained)
     assert loaded.coef == model["coef"] and loaded.manifest["rows"] == 24
     # calibrated: the sigmoid over the decision value is saved and read back
-    assert model["format"] == 2 and model["calibration"]["method"] == "sigmoid"
+    assert model["format"] == 3 and model["calibration"]["method"] == "sigmoid"
     assert loaded.calibration == (model["calibration"]["a"], model["calibration"]["b"])
     # held-out replies of the same shapes: a claim with a new year, a rejection
     fresh = [
@@ -192,3 +194,23 @@ def test_reliability_and_confusion_by_step() -> None:
     )
     assert table[("assertion", "answers")] == {"n": 2, "agree": 1, "false_1": 1, "false_0": 0}
     assert table[("stance", "refuses")]["agree"] == 1
+
+
+def test_judges_saved_before_format_3_read_the_whole_reply(trained: Path, tmp_path: Path) -> None:
+    from halluforge.families.invite.judge.learned import LearnedJudge, answer_head, featurize
+
+    model = json.loads((trained / "model.json").read_text())
+    del model["feature_set"]
+    model["format"] = 2
+    (tmp_path / "model.json").write_text(json.dumps(model))
+    (tmp_path / "manifest.json").write_text((trained / "manifest.json").read_text())
+    assert LearnedJudge.load(tmp_path).feature_set == "reply_embedding"
+    item = PremiseInput(
+        "When did Kari Moe marry Leif Aas?", "Kari Moe married Leif Aas in 1977.\n\nWho is Ola?"
+    )
+    assert answer_head(item) == "Kari Moe married Leif Aas in 1977."
+    assert featurize([item], feature_set="reply_embedding").shape[1] == featurize([item]).shape[1] + 384
+    model["feature_set"] = "bag_of_words"
+    (tmp_path / "model.json").write_text(json.dumps(model))
+    with pytest.raises(DataError, match="unknown feature set"):
+        LearnedJudge.load(tmp_path)

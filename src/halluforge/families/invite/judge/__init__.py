@@ -17,7 +17,8 @@ package decides automatically, with four modes that can be combined:
 ``llm`` (:mod:`.llm`)
     A judge model by role answers in a strict one-line format; for capable models only.
 ``learned`` (:mod:`.learned`)
-    A logistic regression over MiniLM embeddings and the rule features, trained on labelled
+    A logistic regression over the rule features and the MiniLM cosine of the question and
+    the reply's answer head, trained on labelled
     JSON lines and saved with its training manifest.
 
 :mod:`.core` combines the modes (``any``, ``majority``, ``all``, ``learned-with-rule-veto``)

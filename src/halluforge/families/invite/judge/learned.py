@@ -1,9 +1,16 @@
-"""The learned judge: a logistic regression over MiniLM sentence embeddings and the rule features.
+"""The learned judge: logistic regression over the rule features and the answer head's closeness.
 
-Features of one response: the L2-normalised embedding of the reply (the bundled
-``all-MiniLM-L6-v2`` by default, loaded offline by :func:`halluforge.retrieval.dense.load_encoder`),
-the cosine between the question's and the reply's embeddings, and the rule steps' decisions as
-numbers (:func:`halluforge.families.invite.judge.steps.rule_features`). The classifier is scikit-learn's
+Features of one response (feature set ``answer_head``, the default since issue 27's second
+round): the rule steps' decisions as numbers
+(:func:`halluforge.families.invite.judge.steps.rule_features`) and the cosine between the
+question's MiniLM embedding and the embedding of the reply's **answer head** (its first
+sentences before any run-on, :func:`~.reading.read_reply`; the bundled ``all-MiniLM-L6-v2`` by
+default, loaded offline by :func:`halluforge.retrieval.dense.load_encoder`). The earlier set,
+``reply_embedding`` (the whole reply's 384-dimensional embedding, its cosine to the question
+and the rule features), is still read from judges saved with it, but it transferred worse
+between models: leave-one-model-out its worst fold was 0.880 against 0.908 for
+``answer_head`` (docs/judge.md), the embedding of one model's run-on style carrying little
+that holds for the next model. The classifier is scikit-learn's
 :class:`~sklearn.linear_model.LogisticRegression` with balanced class weights, its probabilities
 calibrated by :class:`~sklearn.calibration.CalibratedClassifierCV` (Platt's sigmoid fitted on
 cross-validated decision values, ``ensemble=False``): balanced weights move the raw scores
@@ -39,9 +46,15 @@ if TYPE_CHECKING:
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 MODEL_FILE = "model.json"
 MANIFEST_FILE = "manifest.json"
-FORMAT = 2
-#: formats this version reads (1: uncalibrated, no ``calibration`` entry)
-READABLE_FORMATS = (1, 2)
+FORMAT = 3
+#: formats this version reads (1: uncalibrated, no ``calibration`` entry; 1-2: ``reply_embedding`` only)
+READABLE_FORMATS = (1, 2, 3)
+#: what the classifier reads: the rule features and the answer head's cosine to the question,
+#: or (judges saved before format 3) the whole reply's embedding as well
+FEATURE_SETS = ("answer_head", "reply_embedding")
+DEFAULT_FEATURE_SET = "answer_head"
+#: sentences of the answer that make its head (the stance step reads as many)
+HEAD_SENTENCES = 3
 INSTALL_HINT = 'pip install "halluforge[judge,retrieval]"'
 
 
@@ -57,10 +70,23 @@ def _rule_vector(item: PremiseInput) -> dict[str, float]:
     )  # fmt: skip
 
 
-def feature_names(encoder_dim: int) -> list[str]:
+def feature_names(encoder_dim: int, feature_set: str = DEFAULT_FEATURE_SET) -> list[str]:
     """Names of the feature columns, in order."""
-    probe = _rule_vector(_probe())
-    return [f"emb{i}" for i in range(encoder_dim)] + ["cosine_question_reply"] + sorted(probe)
+    probe = sorted(_rule_vector(_probe()))
+    if feature_set == "answer_head":
+        return ["cosine_question_answer_head", *probe]
+    return [f"emb{i}" for i in range(encoder_dim)] + ["cosine_question_reply"] + probe
+
+
+def answer_head(item: PremiseInput) -> str:
+    """The reply's answer before any run-on, its first :data:`HEAD_SENTENCES` sentences."""
+    from halluforge.families.invite.judge.reading import read_reply
+
+    reading = read_reply(
+        item.question, item.response, entities=item.entities, invalid=item.invalid,
+        valid_answers=item.valid_answers,
+    )  # fmt: skip
+    return " ".join((reading.engaged or reading.content)[:HEAD_SENTENCES])
 
 
 def _probe() -> PremiseInput:
@@ -69,10 +95,21 @@ def _probe() -> PremiseInput:
     return PremiseInput("q?", "a")
 
 
-def featurize(inputs: Sequence[PremiseInput], encoder: str = DEFAULT_ENCODER) -> np.ndarray:
-    """The feature matrix (one row per input), float32."""
+def featurize(
+    inputs: Sequence[PremiseInput], encoder: str = DEFAULT_ENCODER, feature_set: str = DEFAULT_FEATURE_SET
+) -> np.ndarray:
+    """The feature matrix (one row per input) of ``feature_set`` (:data:`FEATURE_SETS`), float32."""
+    if feature_set not in FEATURE_SETS:
+        raise ConfigError(
+            f"unknown feature set {feature_set!r}", hint=f"use one of {', '.join(FEATURE_SETS)}"
+        )
     model = _encoder(encoder)
-    replies = [item.response.strip()[:2000] or "(empty)" for item in inputs]
+    texts = (
+        [answer_head(item) for item in inputs]
+        if feature_set == "answer_head"
+        else [i.response for i in inputs]
+    )
+    replies = [text.strip()[:2000] or "(empty)" for text in texts]
     reply_vectors = np.asarray(
         model.encode(replies, batch_size=32, normalize_embeddings=True), dtype=np.float32
     )
@@ -86,6 +123,8 @@ def featurize(inputs: Sequence[PremiseInput], encoder: str = DEFAULT_ENCODER) ->
     rule_matrix = np.asarray([[r[n] for n in names] for r in rules], dtype=np.float32).reshape(
         len(inputs), -1
     )
+    if feature_set == "answer_head":
+        return np.hstack([cosine, rule_matrix])
     return np.hstack([reply_vectors, cosine, rule_matrix])
 
 
@@ -175,9 +214,13 @@ class LearnedJudge:
     manifest: dict[str, Any] = field(default_factory=dict)
     #: Platt sigmoid (a, b) over the decision value; None: the raw logistic probability (format 1)
     calibration: tuple[float, float] | None = None
+    #: what the classifier reads (:data:`FEATURE_SETS`); judges saved before format 3 read "reply_embedding"
+    feature_set: str = DEFAULT_FEATURE_SET
 
     @classmethod
-    def from_classifier(cls, classifier: Any, encoder: str, manifest: dict[str, Any]) -> LearnedJudge:
+    def from_classifier(
+        cls, classifier: Any, encoder: str, manifest: dict[str, Any], feature_set: str = DEFAULT_FEATURE_SET
+    ) -> LearnedJudge:
         """Wrap a fitted scikit-learn logistic regression, or a :class:`Calibrated` one."""
         calibration = None
         if isinstance(classifier, Calibrated):
@@ -188,9 +231,10 @@ class LearnedJudge:
             float(classifier.intercept_[0]),
             encoder,
             0.5,
-            feature_names(len(coef) - _n_rule_cols() - 1),
+            feature_names(len(coef) - _n_rule_cols() - 1, feature_set),
             manifest,
             calibration,
+            feature_set,
         )
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
@@ -215,7 +259,7 @@ class LearnedJudge:
         """(label, probability of 1) for each input."""
         if not inputs:
             return []
-        probs = self.probabilities(featurize(inputs, self.encoder))
+        probs = self.probabilities(featurize(inputs, self.encoder, self.feature_set))
         return [(int(p >= self.threshold), float(p)) for p in probs]
 
     def save(self, folder: str | Path) -> Path:
@@ -225,7 +269,7 @@ class LearnedJudge:
         model = {
             "format": FORMAT, "kind": "logistic_regression", "encoder": self.encoder,
             "threshold": self.threshold, "intercept": self.intercept, "coef": self.coef,
-            "features": self.names,
+            "features": self.names, "feature_set": self.feature_set,
         }  # fmt: skip
         if self.calibration is not None:
             model["calibration"] = {"method": "sigmoid", "a": self.calibration[0], "b": self.calibration[1]}
@@ -257,9 +301,16 @@ class LearnedJudge:
             )  # fmt: skip
         sigmoid = model.get("calibration")
         calibration = (float(sigmoid["a"]), float(sigmoid["b"])) if isinstance(sigmoid, dict) else None
+        feature_set = str(model.get("feature_set", "reply_embedding"))  # formats 1-2 had only that one
+        if feature_set not in FEATURE_SETS:
+            raise DataError(
+                f"unknown feature set {feature_set!r}", path=str(model_path), field="feature_set",
+                hint="retrain it with this version of halluforge",
+            )  # fmt: skip
         return cls(
             [float(v) for v in model["coef"]], float(model["intercept"]), str(model["encoder"]),
             float(model.get("threshold", 0.5)), list(model.get("features", [])), manifest, calibration,
+            feature_set,
         )  # fmt: skip
 
 

@@ -84,7 +84,7 @@ _WHERE_QUESTION = re.compile(
 #: "Viktor Hale married her": the other asked person as the object of the swapped one
 _OBJECT_PRONOUN = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
 #: a sentence about the answer or the question itself, and the lead-in that starts a real answer
-_META_WORD = re.compile(r"\b(answers?|questions?|explanations?)\b", re.IGNORECASE)
+_META_WORD = re.compile(r"\b(answers?|questions?|explanations?|terms?|words?|phrases?)\b", re.IGNORECASE)
 _ANSWER_LEAD = re.compile(
     r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
     r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
@@ -222,7 +222,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
             # it answers about another, real date: an implicit correction of the premise
             return RuleVerdict(0, "states_another_date", "stance")
-    swapped_years = [n for n in reading.names if YEAR.fullmatch(n.strip())]
+    # a swapped year is a false premise's fact; on a date question the "swapped" year is the
+    # impossible one, already handled above (where a bracketed life span dates no event)
+    swapped_years = [n for n in reading.names if YEAR.fullmatch(n.strip()) and not reading.bad_dates]
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
@@ -401,6 +403,10 @@ _ORDINAL_OR_DATE = re.compile(
 )
 
 
+#: a company's legal form after its name: no new name ("X Co." renamed "X, Inc." names X only)
+_LEGAL_FORM = re.compile(r"Inc|Ltd|Corp|Co|LLC|PLC|plc|GmbH|AG|SA|NV|BV", re.ASCII)
+
+
 def _concrete(reading: Reading) -> bool:
     """A concrete answer: a year, an amount, or a name the question does not contain."""
     claims = statements(reading)
@@ -419,6 +425,7 @@ def _concrete(reading: Reading) -> bool:
         w[:1].isupper()
         and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
         and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
+        and _LEGAL_FORM.fullmatch(w.rstrip(".")) is None  # "X Co." called "X, Inc.": no new name
         for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
     )
 
