@@ -62,7 +62,9 @@ def main() -> int:
     models = [str(r["model"]) for r in rows]
     started = time.perf_counter()
     verdicts = [
-        rule_judge(i.question, i.response, entities=i.entities, invalid=i.invalid, valid_answers=i.valid_answers)
+        rule_judge(
+            i.question, i.response, entities=i.entities, invalid=i.invalid, valid_answers=i.valid_answers
+        )
         for i in inputs
     ]
     rule_seconds = time.perf_counter() - started
@@ -119,7 +121,9 @@ def _print_confusion(table: dict[tuple[str, str], dict[str, int]]) -> None:
     print("|---|---|---|---|---|---|")
     order = {"engagement": 0, "stance": 1, "assertion": 2}
     for (step, reason), cell in sorted(table.items(), key=lambda kv: (order.get(kv[0][0], 3), -kv[1]["n"])):
-        print(f"| {step} | {reason} | {cell['n']} | {cell['agree']} | {cell['false_1']} | {cell['false_0']} |")
+        print(
+            f"| {step} | {reason} | {cell['n']} | {cell['agree']} | {cell['false_1']} | {cell['false_0']} |"
+        )
 
 
 def _print_splits(verdicts: list[Any], human: list[int], judged: list[int]) -> None:
