@@ -45,6 +45,8 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
         stage = f"forge:{name}"
         done = ctx.store.done_keys(stage)
         todo = [i for i in inputs if generator.input_id(i) not in done]
+        # an input that errored last time was not marked done: its old error skip goes, it is tried again
+        ctx.store.discard(Skip, [generator.skip(i, "").id for i in todo])
         ctx.progress.start(stage, len(inputs))
         finished = len(inputs) - len(todo)
         ctx.progress.update(stage, finished)
@@ -67,7 +69,8 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
                     skips.append(generator.skip(unit, f"metadata: {exc}"))
             ctx.store.put(cases)
             ctx.store.put(skips)
-            ctx.store.mark_done(stage, [generator.input_id(unit)])
+            if not any(is_error(s) for s in skips):  # an input that errored is tried again on resume
+                ctx.store.mark_done(stage, [generator.input_id(unit)])
             finished += 1
             ctx.progress.update(stage, finished)
 
@@ -76,6 +79,15 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     if ctx.config.answer.include_originals:
         add_originals(ctx, seed_cases)
     return {}
+
+
+#: how an executor marks a skip made from an exception while forging (executor.py, executor_ray.py)
+ERROR_PREFIX = "error:"
+
+
+def is_error(skip: Skip) -> bool:
+    """Whether a skip records an exception while forging (retried on resume) rather than a rule."""
+    return skip.reason.startswith(ERROR_PREFIX)
 
 
 def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
@@ -105,4 +117,4 @@ def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
     )
 
 
-__all__ = ["add_originals", "forge_stage"]
+__all__ = ["ERROR_PREFIX", "add_originals", "forge_stage", "is_error"]
