@@ -18,7 +18,6 @@ from rich.progress import (
 )
 from rich.text import Text
 
-
 #: a stage's first count within this many seconds of its start is what a resume found done
 RESUME_WINDOW_S = 0.5
 
