@@ -10,7 +10,7 @@ from typing import Any
 
 #: seed cases of the quick main job (``halluforge run`` without a config): its table within about
 #: 5 minutes on 2 busy cores (benchmarks/first_result.py); ``--full`` runs all 115 examples
-QUICK_LIMIT = 24
+QUICK_LIMIT = 10
 
 
 def add_parser(subparsers: Any) -> None:
