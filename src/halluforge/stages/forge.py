@@ -18,9 +18,27 @@ from halluforge.backends.cache import default_cache_path
 from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
 from halluforge.family import Family
-from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator
+from halluforge.forge.base import EMBEDDING_CACHE, PROGRESS, ForgeContext, Generator
 from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
-from halluforge.stages.context import RunContext, StageCounts
+from halluforge.stages.context import Progress, RunContext, StageCounts
+
+
+class StageBar:
+    """A ``(done, total)`` callback that drives a progress bar of its own (an index build)."""
+
+    def __init__(self, progress: Progress, stage: str) -> None:
+        self.progress = progress
+        self.stage = stage
+        self.started = False
+
+    def __call__(self, done: int, total: int) -> None:
+        """Start the bar at the first call, move it, and finish it when ``done`` reaches ``total``."""
+        if not self.started:
+            self.progress.start(self.stage, total)
+            self.started = True
+        self.progress.update(self.stage, done)
+        if done >= total:
+            self.progress.finish(self.stage)
 
 
 async def forge_stage(ctx: RunContext) -> StageCounts:
@@ -30,7 +48,10 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     llm = BatchingBackend(ctx.models.get(ctx.config.models.generator)) if ctx.generators else None
     for name, generator in ctx.generators.items():
         # score.nli_model is handed to generators that can use it (context_enrich's grounding)
-        resources = {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        resources: dict[str, Any] = (
+            {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        )
+        resources[PROGRESS] = lambda name: StageBar(ctx.progress, name)
         if ctx.config.cache.enabled:  # embeddings kept next to the response cache (answer_swap's donors)
             cache_file = Path(ctx.config.cache.path or default_cache_path())
             resources[EMBEDDING_CACHE] = str(cache_file.parent / "embeddings")
@@ -117,4 +138,4 @@ def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
     )
 
 
-__all__ = ["ERROR_PREFIX", "add_originals", "forge_stage", "is_error"]
+__all__ = ["ERROR_PREFIX", "StageBar", "add_originals", "forge_stage", "is_error"]
