@@ -274,11 +274,11 @@ class ContextEnrich(Generator):
         The default index is built once per cache folder (about 10,000 passages embedded with
         MiniLM) with a progress bar of its own, so the forge bar only counts forging.
         """
+        self._judge(ctx)  # a wrong NLI model name fails first, before any index is built
         if ctx.resources.get("retriever") is None and self._retriever is None:
             bar = ctx.resources.get(PROGRESS)
             progress = bar(f"index:{self.opts.index}") if bar is not None else None
             self._retriever = open_retriever(self.opts.index, progress=progress)
-        self._judge(ctx)
 
     def _grounded(
         self, sources: Sources, check: Callable[[str], str], entails: Entails | None
