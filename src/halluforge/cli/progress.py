@@ -52,8 +52,8 @@ class EtaColumn(ProgressColumn):
         eta = eta_seconds(
             int(task.total or 0),
             int(task.completed),
-            int(task.fields.get("cached", 0)),
-            int(task.fields.get("resumed", 0)),
+            int(task.fields.get("cached") or 0),
+            int(task.fields.get("resumed") or 0),
             task.elapsed or 0.0,
         )
         if eta is None:

@@ -61,6 +61,22 @@ def test_eta_is_unknown_until_something_is_computed() -> None:
     assert eta_seconds(100, 50, 0, 0, 10.0) == 10.0
 
 
+def test_bars_on_a_terminal_draw_an_eta_over_computed_work() -> None:
+    from rich.console import Console
+
+    from halluforge.cli.progress import RichProgress
+
+    console = Console(record=True, width=120, force_terminal=True, color_system=None)
+    with RichProgress(console) as bars:
+        bars.start("forge:x", 10)
+        bars.bars.refresh()  # drawn before any count: no resumed count yet, the ETA is unknown
+        bars.update("forge:x", 4)  # at once: 4 done before this process
+        bars.update("forge:x", 6, cached=1)
+        bars.bars.refresh()
+    text = console.export_text()
+    assert "forge:x" in text and "eta" in text
+
+
 def test_run_without_a_terminal_logs_lines_and_writes_the_log_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
