@@ -61,10 +61,13 @@ def rich_table(table: Table, columns: list[int] | None = None) -> RichTable:
 
 
 def column_width(table: Table, index: int) -> int:
-    """Characters a column needs: its widest cell or the longest word of its header, plus borders."""
+    """Characters a column needs drawn whole: its widest cell or its header, plus padding and border.
+
+    The header is counted unwrapped: rich keeps a header on one line when it can, and a part
+    that relied on wrapping it came out wider than the terminal and was cut at the edge.
+    """
     cells = [len(row[index]) for row in table.rows if index < len(row)]
-    words = [len(w) for w in table.columns[index].split()] or [0]
-    return max([*cells, *words, 1]) + 3
+    return max([*cells, len(table.columns[index]), 1]) + 3
 
 
 def split_columns(table: Table, width: int) -> list[list[int]]:
