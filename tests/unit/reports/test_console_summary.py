@@ -111,9 +111,10 @@ def _wide_summary() -> Summary:
             setting=setting,
             metric=metric,
             n=15,
-            mean=0.8,
-            ci_low=0.6,
-            ci_high=1.0,
+            # narrow cells ("0.0 ±0.0") under wide headers: a part must not rely on wrapping them
+            mean=0.8 if setting != "few_shot" else 0.0,
+            ci_low=0.6 if setting != "few_shot" else 0.0,
+            ci_high=1.0 if setting != "few_shot" else 0.0,
         )
         for setting in ("closed_book", "open_book", "opinion", "few_shot")
         for metric in ("em", "f1", "hit")
