@@ -391,7 +391,7 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     _check_models(out, config, generators)
     missing = _check_requirements(out, config)
     _check_data(out, config, skip_loaders={p.key.split(".loader")[0] for p in out.problems})
-    if missing:
+    if len(set(missing)) > 1:  # several extras missing: one line that installs them all
         from halluforge.requirements import install_line
 
         out.add("", f"to install everything missing at once: {install_line(missing)}")
