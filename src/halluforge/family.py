@@ -95,7 +95,8 @@ class Components:
     :class:`~halluforge.metrics.layer.Metric` classes), ``sections``
     (:class:`~halluforge.reports.sections.SectionKind` objects), ``loaders``
     (:class:`LoaderSpec`) and ``commands`` (modules with ``add_parser(subparsers)``, added to
-    the ``halluforge`` CLI).
+    the ``halluforge`` CLI); and what it needs installed: ``extras`` (install extras) and
+    ``needs`` (a hook naming packages its options need), checked before any run starts.
     """
 
     scorers: Mapping[str, str] = field(default_factory=dict)
@@ -103,6 +104,11 @@ class Components:
     sections: Mapping[str, str] = field(default_factory=dict)
     loaders: Mapping[str, LoaderSpec] = field(default_factory=dict)
     commands: tuple[str, ...] = ()
+    #: install extras the family cannot forge or score without (preflight checks them before a run)
+    extras: tuple[str, ...] = ()
+    #: ``"module:attr"`` of ``(options) -> list[Package]``: packages its options need beyond
+    #: the extras (:class:`halluforge.requirements.Package`), e.g. a corpus package for an index
+    needs: str | None = None
 
 
 #: a family's answer-plan hook: (test case, setting name, first turn) -> the whole plan

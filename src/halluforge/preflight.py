@@ -13,6 +13,7 @@ config. It collects every problem and raises them together as one
 from __future__ import annotations
 
 import difflib
+import importlib
 import json
 import os
 import sqlite3
@@ -189,7 +190,7 @@ def _check_names(out: _Collector, config: RunConfig) -> dict[str, Any]:
     return generators
 
 
-def _check_data(out: _Collector, config: RunConfig) -> None:
+def _check_data(out: _Collector, config: RunConfig, skip_loaders: set[str] | None = None) -> None:
     """Every data source: loader name and options, ready-made family, and one full read."""
     from halluforge.data import LOADERS, loader_options
     from halluforge.family import FAMILIES
@@ -209,8 +210,97 @@ def _check_data(out: _Collector, config: RunConfig) -> None:
                 f"the {source.loader} loader has no option {name!r}",
                 f"it takes {', '.join(accepted or ()) or 'no options'}",
             )
-        if not unknown:
+        if not unknown and key not in (skip_loaders or set()):  # a loader missing its extra reads nothing
             out.check(key, read_source, source, config.limits.max_text_chars)
+
+
+def _missing_for(out: _Collector, key: str, what: str, extras: tuple[str, ...], wanted: list[str]) -> None:
+    """File one problem when ``extras`` are not all installed; collect them for the one install line."""
+    from halluforge.requirements import install_line, missing_extras
+
+    missing = missing_extras(extras)
+    if missing:
+        wanted.extend(missing)
+        gone = ", ".join(m for mods in missing.values() for m in mods)
+        names = ", ".join(missing)
+        out.add(key, f"{what} needs the {names} extra ({gone} not installed)", install_line(missing))
+
+
+def _check_requirements(out: _Collector, config: RunConfig) -> list[str]:
+    """Every component's declared extras and packages (families, scorers, metrics, loaders, executor).
+
+    Returns the extras found missing, for the one install line :func:`check_run` adds.
+    """
+    from halluforge.data import LOADER_EXTRAS, ready_family
+    from halluforge.family import FAMILIES
+    from halluforge.metrics import SCORERS
+    from halluforge.metrics.layer import METRICS
+    from halluforge.requirements import installed
+
+    wanted: list[str] = []
+    families = {name: f"families.{name}" for name in config.families}
+    for index, source in enumerate(config.data):
+        if (ready := ready_family(source)) and ready not in families:
+            families[ready] = f"data.{index}.test_cases"
+        _missing_for(
+            out,
+            f"data.{index}.loader",
+            f"the {source.loader} loader",
+            LOADER_EXTRAS.get(source.loader, ()),
+            wanted,
+        )
+    metric_names = list(config.score.metrics)
+    for name, key in families.items():
+        if name not in FAMILIES:
+            continue  # an unknown family is reported by _check_names
+        spec = FAMILIES.get(name)
+        _missing_for(out, key, f"the {name} family", spec.brings.extras, wanted)
+        metric_names += [*spec.scorers, *spec.metrics]
+        if spec.brings.needs:
+            module, _, attr = spec.brings.needs.partition(":")
+            hook = getattr(importlib.import_module(module), attr)
+            for package in hook(config.families.get(name) or {}):
+                if not installed(package.module):
+                    out.add(
+                        key,
+                        f"the {name} family needs the {package.module} package, not installed",
+                        package.install,
+                    )
+    for name in dict.fromkeys(metric_names):
+        cls: Any = SCORERS.get(name) if name in SCORERS else METRICS.get(name) if name in METRICS else None
+        if cls is not None and cls.extras:
+            where = config.score.metrics.index(name) if name in config.score.metrics else None
+            key = f"score.metrics.{where}" if where is not None else "score.metrics"
+            _missing_for(out, key, f"the {name} metric", tuple(cls.extras), wanted)
+    if config.executor.kind == "ray":
+        _missing_for(out, "executor.kind", "the Ray executor", ("ray",), wanted)
+    return wanted
+
+
+def _check_services(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:
+    """Reach each remote model server once (only addresses that passed every other check)."""
+    from halluforge.services import check_reachable
+
+    flagged = {p.key for p in out.problems}
+    for key, error in check_reachable(
+        {k: a for k, a in _addresses(config, generators) if k not in flagged},
+        lambda backend: dict(config.backends.get(backend, {})),
+    ):
+        out.add(key, error.message, error.hint)
+
+
+def _addresses(config: RunConfig, generators: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key path, model address) of every model the run will ask, first use of each address."""
+    models = config.models
+    pairs = [(f"models.targets.{i}", a) for i, a in enumerate(models.targets)]
+    if generators:
+        pairs.append(("models.generator", models.generator))
+    if models.judge:
+        pairs.append(("models.judge", models.judge))
+    first: dict[str, str] = {}
+    for key, address in pairs:
+        first.setdefault(address, key)
+    return [(key, address) for address, key in first.items()]
 
 
 def _check_models(out: _Collector, config: RunConfig, generators: dict[str, Any]) -> None:
@@ -300,7 +390,13 @@ def collect_problems(config: RunConfig) -> list[Problem]:
     out.check("answer.few_shot.demos", check_demos, config)
     _check_scores(out, config)
     _check_models(out, config, generators)
-    _check_data(out, config)
+    missing = _check_requirements(out, config)
+    _check_data(out, config, skip_loaders={p.key.split(".loader")[0] for p in out.problems})
+    if len(set(missing)) > 1:  # several extras missing: one line that installs them all
+        from halluforge.requirements import install_line
+
+        out.add("", f"to install everything missing at once: {install_line(missing)}")
+    _check_services(out, config, generators)
     return out.problems
 
 

@@ -237,6 +237,22 @@ class RunStore:
         with self._lock, self._db:
             self._db.execute(f"CREATE INDEX IF NOT EXISTS {kind}_by_{'_'.join(fields)} ON {kind}({columns})")
 
+    def discard(self, cls: type[Record], ids: Sequence[str]) -> int:
+        """Delete records by id (skips of inputs about to be tried again); returns rows deleted.
+
+        Only record kinds the store does not keep parsed may be discarded: test cases,
+        responses and scores are never deleted (a run only adds to them).
+        """
+        kind = self._kind(cls)
+        if kind in MEMO_KINDS:
+            raise StoreError(f"records of type {cls.__name__} are never deleted")
+        if not ids:
+            return 0
+        with self._lock, self._writing(), self._db:
+            before = self._db.total_changes
+            self._db.executemany(f"DELETE FROM {kind} WHERE id=?", [(i,) for i in ids])
+            return self._db.total_changes - before
+
     def export_jsonl(self, cls: type[Record], path: str | Path) -> int:
         """Write one JSON object per line, in insertion order; returns the number of lines.
 

@@ -7,7 +7,59 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.text import Text
+
+#: a stage's first count within this many seconds of its start is what a resume found done
+RESUME_WINDOW_S = 0.5
+
+
+def resumed_count(done: int, cached: int, since_start: float) -> int:
+    """Items a stage had before this process (its first count, when it comes at once and uncached)."""
+    return done if since_start < RESUME_WINDOW_S and not cached else 0
+
+
+def eta_seconds(total: int, done: int, cached: int, resumed: int, elapsed: float) -> float | None:
+    """Seconds left at the rate of work actually computed; None until something was computed.
+
+    Cached items and items finished before a resume take no time, so they count as done but
+    not in the rate: an ETA over work left to do, not over items that were never going to wait.
+    """
+    computed = done - cached - resumed
+    left = max(total - done, 0)
+    if left == 0:
+        return 0.0
+    if computed <= 0 or elapsed <= 0:
+        return None
+    return left * elapsed / computed
+
+
+class EtaColumn(ProgressColumn):
+    """``eta 1m23s`` over the work left, from the rate of computed (not cached) items."""
+
+    def render(self, task: Task) -> Text:
+        """The ETA text of one bar."""
+        if task.finished:
+            return Text("")
+        eta = eta_seconds(
+            int(task.total or 0),
+            int(task.completed),
+            int(task.fields.get("cached") or 0),
+            int(task.fields.get("resumed") or 0),
+            task.elapsed or 0.0,
+        )
+        if eta is None:
+            return Text("eta ?", style="dim")
+        minutes, seconds = divmod(round(eta), 60)
+        return Text(f"eta {minutes}m{seconds:02d}s" if minutes else f"eta {seconds}s", style="dim")
 
 
 class RichProgress:
@@ -21,6 +73,7 @@ class RichProgress:
             MofNCompleteColumn(),
             TextColumn("cached {task.fields[cached]}  failed {task.fields[failed]}"),
             TimeElapsedColumn(),
+            EtaColumn(),
             console=console,
             transient=False,
         )
@@ -35,13 +88,16 @@ class RichProgress:
 
     def start(self, stage: str, total: int) -> None:
         """Add a bar for a stage."""
-        self.tasks[stage] = self.bars.add_task(stage, total=total, cached=0, failed=0)
+        self.tasks[stage] = self.bars.add_task(stage, total=total, cached=0, failed=0, resumed=None)
 
     def update(self, stage: str, done: int, cached: int = 0, failed: int = 0) -> None:
-        """Move a stage's bar to the given absolute counts."""
+        """Move a stage's bar to the given absolute counts (the first count is what a resume found)."""
         task = self.tasks.get(stage)
         if task is not None:
-            self.bars.update(task, completed=done, cached=cached, failed=failed)
+            resumed = self.bars.tasks[task].fields.get("resumed")
+            if resumed is None:
+                resumed = resumed_count(done, cached, self.bars.tasks[task].elapsed or 0.0)
+            self.bars.update(task, completed=done, cached=cached, failed=failed, resumed=resumed)
 
     def finish(self, stage: str) -> None:
         """Fill the bar of a finished stage."""
@@ -74,7 +130,7 @@ class LogProgress:
 
     def start(self, stage: str, total: int) -> None:
         """Note the stage's start and total."""
-        self.stages[stage] = _StageLog(total=total, started=self.clock(), last=self.clock())
+        self.stages[stage] = _StageLog(total=total, started=self.clock(), last=self.clock(), resumed=None)
         self._emit(f"{stage}: started, {total} to do")
 
     def update(self, stage: str, done: int, cached: int = 0, failed: int = 0) -> None:
@@ -82,8 +138,10 @@ class LogProgress:
         log = self.stages.get(stage)
         if log is None:
             return
-        log.done, log.cached, log.failed = done, cached, failed
         now = self.clock()
+        if log.resumed is None:
+            log.resumed = resumed_count(done, cached, now - log.started)
+        log.done, log.cached, log.failed = done, cached, failed
         if now - log.last >= self.interval_s:
             log.last = now
             self._emit(log.line(stage, now))
@@ -103,19 +161,21 @@ class _StageLog:
     total: int
     started: float
     last: float
+    resumed: int | None = None
     done: int = 0
     cached: int = 0
     failed: int = 0
 
     def line(self, stage: str, now: float, *, eta: bool = True) -> str:
         elapsed = max(now - self.started, 1e-9)
-        rate = self.done / elapsed
+        resumed = self.resumed or 0
+        rate = max(self.done - self.cached - resumed, 0) / elapsed
         text = (
             f"{stage}: {self.done}/{self.total} cached {self.cached} failed {self.failed} rate {rate:.1f}/s"
         )
         if eta:
-            left = max(self.total - self.done, 0)
-            text += f" eta {left / rate:.0f}s" if rate > 0 else " eta ?"
+            left = eta_seconds(self.total, self.done, self.cached, resumed, elapsed)
+            text += f" eta {left:.0f}s" if left is not None else " eta ?"
         return text
 
 

@@ -8,6 +8,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+#: seed cases of the quick main job (``halluforge run`` without a config): its table within about
+#: 5 minutes on 2 busy cores (benchmarks/first_result.py); ``--full`` runs all 115 examples
+QUICK_LIMIT = 10
+
 
 def add_parser(subparsers: Any) -> None:
     """Register the run, config and list commands."""
@@ -17,8 +21,17 @@ def add_parser(subparsers: Any) -> None:
         description="Load, select, forge, answer, score and report. Running the same config again "
         "resumes its run directory; --new starts a fresh one (served from the response cache).",
     )
-    run.add_argument("config", nargs="?", help="YAML run config (default: the embedded default)")
+    run.add_argument(
+        "config",
+        nargs="?",
+        help=f"YAML run config (default: the quick main job, {QUICK_LIMIT} seed cases; --full for all)",
+    )
     _add_overrides(run)
+    run.add_argument(
+        "--full",
+        action="store_true",
+        help="without a config: the whole main job (every bundled example) instead of the quick one",
+    )
     run.add_argument("--run-id", help="run directory name under --output-dir (default: config hash)")
     run.add_argument("--new", action="store_true", help="start a new run directory instead of resuming")
     run.add_argument("--output-dir", help="where run directories go (default: runs)")
@@ -113,6 +126,25 @@ class LazyLog:
             self._handle = None
 
 
+def quick_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The run's overrides; without a config file and without ``--full``, the quick main job's limit.
+
+    The quick job is the main job on the first :data:`QUICK_LIMIT` seed cases; a ``--limit``
+    or ``--set select.limit=`` given on the command line wins, and ``--full`` drops the limit.
+    """
+    from halluforge.errors import ConfigError
+
+    values = _overrides(args)
+    if getattr(args, "full", False) and args.config:
+        raise ConfigError(
+            "--full is for the main job without a config file",
+            hint=f"drop --full (a config runs as written), or drop {args.config}",
+        )
+    if args.config is None and not getattr(args, "full", False):
+        values.setdefault("select.limit", QUICK_LIMIT)
+    return values
+
+
 def handle_run(args: argparse.Namespace) -> int:
     """Run the pipeline with bars (a terminal) or progress lines (a log), then print the summary."""
     import sys
@@ -122,10 +154,10 @@ def handle_run(args: argparse.Namespace) -> int:
     from halluforge.cli.progress import LogProgress, RichProgress, TeeProgress
     from halluforge.config import load_config
     from halluforge.pipeline import run_pipeline
-    from halluforge.reports.console import print_report
+    from halluforge.reports.console import first_screen, print_report
     from halluforge.reports.markdown import render_markdown
 
-    config = load_config(args.config, _overrides(args))
+    config = load_config(args.config, quick_overrides(args))
     if args.new:
         config = config.model_copy(update={"run_id": f"{config.resolved_run_id()}-{int(time.time())}"})
     log = LazyLog(args.log_file) if args.log_file else None
@@ -140,20 +172,47 @@ def handle_run(args: argparse.Namespace) -> int:
     try:
         with bars if bars is not None else contextlib.nullcontext():
             result = run_pipeline(config, TeeProgress(*sinks))
-        print_report(result.report, out)
-        counts = result.counts
-        footer = (
-            f"run directory: {result.run_dir}  "
-            f"responses: {counts.get('responses', 0)} (cached {counts.get('responses_cached', 0)}, "
-            f"failed {counts.get('responses_failed', 0)})  wall time: {time.perf_counter() - started:.1f}s"
-        )
-        out.print(footer, soft_wrap=True, markup=False, highlight=False)
+        print_report(first_screen(result.report), out)
+        footer = footer_lines(result, time.perf_counter() - started, quick=quick_job(args, config))
+        for line in footer:
+            out.print(line, soft_wrap=True, markup=False, highlight=False)
         if log is not None:
-            log.write("\n" + render_markdown(result.report) + "\n" + footer + "\n")
+            log.write("\n" + render_markdown(first_screen(result.report)) + "\n" + "\n".join(footer) + "\n")
     finally:
         if log is not None:
             log.close()
     return 0
+
+
+def quick_job(args: argparse.Namespace, config: Any) -> bool:
+    """Whether this is the quick main job (no config, no --full, the quick limit in force)."""
+    return args.config is None and not getattr(args, "full", False) and config.select.limit == QUICK_LIMIT
+
+
+def footer_lines(result: Any, seconds: float, *, quick: bool = False) -> list[str]:
+    """The last lines of a run: forge errors with their reasons, counts, and where to look next."""
+    from halluforge.stages.report import HTML_FILE
+
+    counts = result.counts
+    lines: list[str] = []
+    errors = counts.get("forge_errors") or {}
+    if errors:
+        total = sum(errors.values())
+        lines.append(f"forge errors: {total} input(s) errored; they are tried again when the run resumes:")
+        lines += [f"  {n} x {reason}" for reason, n in sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))]
+    lines.append(
+        f"responses: {counts.get('responses', 0)} (cached {counts.get('responses_cached', 0)}, "
+        f"failed {counts.get('responses_failed', 0)})  wall time: {seconds:.1f}s"
+    )
+    if quick:
+        lines.append(
+            f"this was the quick main job ({QUICK_LIMIT} seed cases); "
+            "`halluforge run --full` runs every bundled example"
+        )
+    lines.append(f"run directory: {result.run_dir}  (counts and analyses: {result.run_dir / 'summary.md'})")
+    lines.append(f"report: {result.run_dir / HTML_FILE}")
+    lines.append(f"browse and label: halluforge view {result.run_dir}")
+    return lines
 
 
 def handle_config_show(args: argparse.Namespace) -> int:

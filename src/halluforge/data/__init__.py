@@ -55,6 +55,10 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: install extras each generic loader needs (checked by preflight before the file is read)
+LOADER_EXTRAS: dict[str, tuple[str, ...]] = {"parquet": ("data",), "hf": ("data",)}
+
+
 def _family_loaders() -> dict[str, tuple[str, LoaderSpec]]:
     """Loaders the families bring, by name, with the family that brings each."""
     return {
@@ -80,4 +84,4 @@ def ready_family(source: DataSource) -> str | None:
     return None
 
 
-__all__ = ["LOADERS", "Loader", "loader_options", "ready_family"]
+__all__ = ["LOADERS", "LOADER_EXTRAS", "Loader", "loader_options", "ready_family"]

@@ -25,6 +25,9 @@ from halluforge.records import Completion, Example, Message, Request, SeedCase, 
 #: ``ForgeContext.resources`` key of a folder where generators may keep embeddings between runs
 #: (set by the forge stage next to the response cache; absent when the cache is off)
 EMBEDDING_CACHE = "embedding_cache"
+#: ``ForgeContext.resources`` key of ``(name) -> (done, total) -> None``: a progress bar of its own
+#: for work a generator does once before forging (building a retrieval index), set by the forge stage
+PROGRESS = "progress"
 
 
 class GeneratorOptions(BaseModel):

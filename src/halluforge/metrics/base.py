@@ -70,6 +70,8 @@ class Scorer(abc.ABC):
     group_by: ClassVar[tuple[str, ...]] = ("family", "model", "setting", "metric")
     #: True when it reads token log-probabilities (the answer stage then asks for them)
     needs_logprobs: ClassVar[bool] = False
+    #: install extras this scorer cannot run without (checked by preflight, halluforge.requirements)
+    extras: ClassVar[tuple[str, ...]] = ()
     #: which turns of an answer plan it scores: None for the first (answering) turn only, else
     #: the kind of the later turns (``"claim"`` scores every ``"claim:<id>"`` turn, one score per
     #: item; see :func:`halluforge.plans.turn_key`)

@@ -40,6 +40,8 @@ class Metric(abc.ABC):
 
     name: ClassVar[str]
     requires: ClassVar[tuple[str, ...]] = ()
+    #: install extras this metric cannot be computed without (checked by preflight)
+    extras: ClassVar[tuple[str, ...]] = ()
     higher_is_better: ClassVar[bool] = True
     group_by: ClassVar[tuple[str, ...]] = DEFAULT_GROUP
     #: True when its rows carry its own name as metric; False when it writes several

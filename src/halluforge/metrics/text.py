@@ -263,6 +263,7 @@ class _TextMetric(Scorer):
     """Shared loop: score against the reference, or (``disengage``) the best disengagement answer."""
 
     disengage: ClassVar[bool] = False
+    extras: ClassVar[tuple[str, ...]] = ("text-metrics",)
 
     def applies_to(self, case: TestCase) -> bool:
         """Meaningful whenever the test case has a reference text."""
@@ -360,6 +361,7 @@ class BertScore(_TextMetric):
     """``bertscore``: BERTScore F1 against the reference, with ``options["bertscore_model"]`` (local)."""
 
     name: ClassVar[str] = "bertscore"
+    extras: ClassVar[tuple[str, ...]] = ("nli",)
     option_names: ClassVar[tuple[str, ...]] = ("bertscore_model", "bertscore_layer")
 
     def unavailable(self) -> str | None:

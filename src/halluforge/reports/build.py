@@ -1,11 +1,12 @@
 """Build a run's :class:`~halluforge.reports.model.Report`: every section asked for its content.
 
-The report has, in order: one section per family (its title from the family spec, then each
-section kind its spec names: ``table`` is the paper-shaped results table, ``recall`` RECALL's
-tables...), the notes, the counts, the cross-family analyses, the run-wide sections families
-asked for (``invite``: INVITE Table 2) and, when people labelled anything, the agreement with
-their labels. Section kinds are looked up in :data:`halluforge.reports.sections.SECTIONS` by
-name, where each family's spec brings its own. Sections read the summary and the joined rows
+The report has, in order: one section per family (its title from the family spec, a headline
+per target model in plain words (:mod:`halluforge.reports.headline`), then each section kind
+its spec names: ``table`` is the paper-shaped results table, ``recall`` RECALL's tables...),
+the notes, the counts, the cross-family analyses, the run-wide sections families asked for
+(``invite``: INVITE Table 2) and, when people labelled anything, the agreement with their
+labels. Section kinds are looked up in :data:`halluforge.reports.sections.SECTIONS` by name,
+where each family's spec brings its own. Sections read the summary and the joined rows
 (:class:`~halluforge.reports.sections.ReportInputs`) and aggregate through the metric layer;
 the report stage only renders what this returns.
 """
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from halluforge.family import Family
 from halluforge.reports.agreement import labels_section
 from halluforge.reports.analyses import analyses_section
+from halluforge.reports.headline import family_headline
 from halluforge.reports.model import Paragraph, Report, Section
 from halluforge.reports.sections import SECTIONS, ReportInputs
 from halluforge.reports.tables import count_tables
@@ -35,6 +37,9 @@ def build_report(inputs: ReportInputs, families: Mapping[str, Family]) -> Report
     for name in present:
         spec = families.get(name)
         section = Section(title=spec.title if spec else name)
+        section.blocks += [
+            Paragraph(text=line, strong=True) for line in family_headline(summary, inputs.joined, name, spec)
+        ]
         for kind_name in spec.sections if spec else ("table",):
             kind = SECTIONS.get(kind_name)
             if kind.title is None:

@@ -18,9 +18,27 @@ from halluforge.backends.cache import default_cache_path
 from halluforge.errors import DataError
 from halluforge.executor import BatchingBackend
 from halluforge.family import Family
-from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext, Generator
+from halluforge.forge.base import EMBEDDING_CACHE, PROGRESS, ForgeContext, Generator
 from halluforge.records import Example, FieldProvenance, Provenance, SeedCase, Skip, TestCase, stable_id
-from halluforge.stages.context import RunContext, StageCounts
+from halluforge.stages.context import Progress, RunContext, StageCounts
+
+
+class StageBar:
+    """A ``(done, total)`` callback that drives a progress bar of its own (an index build)."""
+
+    def __init__(self, progress: Progress, stage: str) -> None:
+        self.progress = progress
+        self.stage = stage
+        self.started = False
+
+    def __call__(self, done: int, total: int) -> None:
+        """Start the bar at the first call, move it, and finish it when ``done`` reaches ``total``."""
+        if not self.started:
+            self.progress.start(self.stage, total)
+            self.started = True
+        self.progress.update(self.stage, done)
+        if done >= total:
+            self.progress.finish(self.stage)
 
 
 async def forge_stage(ctx: RunContext) -> StageCounts:
@@ -30,7 +48,10 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     llm = BatchingBackend(ctx.models.get(ctx.config.models.generator)) if ctx.generators else None
     for name, generator in ctx.generators.items():
         # score.nli_model is handed to generators that can use it (context_enrich's grounding)
-        resources = {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        resources: dict[str, Any] = (
+            {"nli_model": ctx.config.score.nli_model} if ctx.config.score.nli_model else {}
+        )
+        resources[PROGRESS] = lambda name: StageBar(ctx.progress, name)
         if ctx.config.cache.enabled:  # embeddings kept next to the response cache (answer_swap's donors)
             cache_file = Path(ctx.config.cache.path or default_cache_path())
             resources[EMBEDDING_CACHE] = str(cache_file.parent / "embeddings")
@@ -45,6 +66,8 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
         stage = f"forge:{name}"
         done = ctx.store.done_keys(stage)
         todo = [i for i in inputs if generator.input_id(i) not in done]
+        # an input that errored last time was not marked done: its old error skip goes, it is tried again
+        ctx.store.discard(Skip, [generator.skip(i, "").id for i in todo])
         ctx.progress.start(stage, len(inputs))
         finished = len(inputs) - len(todo)
         ctx.progress.update(stage, finished)
@@ -67,7 +90,8 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
                     skips.append(generator.skip(unit, f"metadata: {exc}"))
             ctx.store.put(cases)
             ctx.store.put(skips)
-            ctx.store.mark_done(stage, [generator.input_id(unit)])
+            if not any(is_error(s) for s in skips):  # an input that errored is tried again on resume
+                ctx.store.mark_done(stage, [generator.input_id(unit)])
             finished += 1
             ctx.progress.update(stage, finished)
 
@@ -76,6 +100,15 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
     if ctx.config.answer.include_originals:
         add_originals(ctx, seed_cases)
     return {}
+
+
+#: how an executor marks a skip made from an exception while forging (executor.py, executor_ray.py)
+ERROR_PREFIX = "error:"
+
+
+def is_error(skip: Skip) -> bool:
+    """Whether a skip records an exception while forging (retried on resume) rather than a rule."""
+    return skip.reason.startswith(ERROR_PREFIX)
 
 
 def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
@@ -105,4 +138,4 @@ def add_originals(ctx: RunContext, seed_cases: list[SeedCase]) -> None:
     )
 
 
-__all__ = ["add_originals", "forge_stage"]
+__all__ = ["ERROR_PREFIX", "StageBar", "add_originals", "forge_stage", "is_error"]

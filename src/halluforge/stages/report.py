@@ -65,9 +65,22 @@ def skip_counts(skips: list[Skip]) -> dict[str, dict[str, int]]:
     return {stage: dict(c) for stage, c in sorted(out.items())}
 
 
+def forge_errors(skips: list[Skip]) -> dict[str, int]:
+    """Inputs that errored while forging, by the reason's text (shown in the run's last lines)."""
+    from halluforge.stages.forge import is_error
+
+    reasons: Counter[str] = Counter()
+    for skip in skips:
+        if is_error(skip):
+            text = " ".join(skip.reason.split())
+            reasons[f"{skip.stage}: {text[:300]}"] += 1
+    return dict(reasons.most_common())
+
+
 def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]) -> StageCounts:
     """The counts of everything the store holds for this run."""
     failed = [r for r in responses if r.error]
+    skips = ctx.store.all(Skip)
     by_error = Counter((r.error or "").split(":")[0].strip()[:80] or "unknown" for r in failed)
     return {
         "test_cases": len(cases),
@@ -77,7 +90,8 @@ def run_counts(ctx: RunContext, cases: list[TestCase], responses: list[Response]
         "responses_cached": sum(1 for r in responses if r.cached),
         "seed_buckets": seed_counts(ctx.store.all(SeedCase)),
         "forge": forge_counts(cases),
-        "skips": skip_counts(ctx.store.all(Skip)),
+        "skips": skip_counts(skips),
+        "forge_errors": forge_errors(skips),
     }
 
 
@@ -136,6 +150,7 @@ async def report_stage(
 __all__ = [
     "HTML_FILE",
     "forge_counts",
+    "forge_errors",
     "joined_rows",
     "make_report",
     "report_stage",

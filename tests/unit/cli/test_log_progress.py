@@ -36,9 +36,45 @@ def test_lines_every_interval_with_rate_and_eta() -> None:
     lines = [re.sub(r"^\[\d\d:\d\d:\d\d\] ", "", line) for line in stream.getvalue().splitlines()]
     assert lines == [
         "answer: started, 100 to do",
-        "answer: 50/100 cached 5 failed 2 rate 10.0/s eta 5s",
+        # the rate counts computed items only (45 in 5 s): the 50 left take 50 / 9 s
+        "answer: 50/100 cached 5 failed 2 rate 9.0/s eta 6s",
         "answer: 100/100 cached 0 failed 0 rate 12.5/s, done in 8.0s",
     ]
+
+
+def test_eta_leaves_out_cached_and_resumed_items() -> None:
+    stream, clock = io.StringIO(), Clock()
+    progress = LogProgress([stream], interval_s=5.0, clock=clock)
+    progress.start("forge:x", 100)
+    progress.update("forge:x", 40)  # at once: 40 inputs were done before this process (a resume)
+    clock.now = 10.0
+    progress.update("forge:x", 70, cached=20)  # 10 computed in 10 s: 30 left take 30 s
+    lines = [re.sub(r"^\[\d\d:\d\d:\d\d\] ", "", line) for line in stream.getvalue().splitlines()]
+    assert lines[-1] == "forge:x: 70/100 cached 20 failed 0 rate 1.0/s eta 30s"
+
+
+def test_eta_is_unknown_until_something_is_computed() -> None:
+    from halluforge.cli.progress import eta_seconds
+
+    assert eta_seconds(100, 30, 30, 0, 12.0) is None  # only cache hits so far
+    assert eta_seconds(100, 100, 90, 0, 12.0) == 0.0
+    assert eta_seconds(100, 50, 0, 0, 10.0) == 10.0
+
+
+def test_bars_on_a_terminal_draw_an_eta_over_computed_work() -> None:
+    from rich.console import Console
+
+    from halluforge.cli.progress import RichProgress
+
+    console = Console(record=True, width=120, force_terminal=True, color_system=None)
+    with RichProgress(console) as bars:
+        bars.start("forge:x", 10)
+        bars.bars.refresh()  # drawn before any count: no resumed count yet, the ETA is unknown
+        bars.update("forge:x", 4)  # at once: 4 done before this process
+        bars.update("forge:x", 6, cached=1)
+        bars.bars.refresh()
+    text = console.export_text()
+    assert "forge:x" in text and "eta" in text
 
 
 def test_run_without_a_terminal_logs_lines_and_writes_the_log_file(

@@ -101,3 +101,62 @@ def test_console_off_a_terminal_prints_the_markdown() -> None:
 @pytest.mark.parametrize("terminal", [True, False])
 def test_console_without_scores(terminal: bool) -> None:
     assert "No scores in this run." in _render(Summary(), terminal=terminal)
+
+
+def _wide_summary() -> Summary:
+    rows = [
+        SummaryRow(
+            family="answer_swap",
+            model="llamacpp/smollm2-135m",
+            setting=setting,
+            metric=metric,
+            n=15,
+            # narrow cells ("0.0 ±0.0") under wide headers: a part must not rely on wrapping them
+            mean=0.8 if setting != "few_shot" else 0.0,
+            ci_low=0.6 if setting != "few_shot" else 0.0,
+            ci_high=1.0 if setting != "few_shot" else 0.0,
+        )
+        for setting in ("closed_book", "open_book", "opinion", "few_shot")
+        for metric in ("em", "f1", "hit")
+    ]
+    rows.append(
+        SummaryRow(
+            family="answer_swap",
+            model="llamacpp/smollm2-135m",
+            setting="open_book",
+            metric="entail",
+            n=0,
+            n_missing=15,
+            missing_reasons={"entailment not computed: no NLI model configured (set score.nli_model)": 15},
+        )
+    )
+    notes = [
+        "entail: 15 not computed - entailment not computed: no NLI model configured (set score.nli_model)"
+    ]
+    return Summary(rows=rows, notes=notes, counts={"seed_buckets": {"closed_wrong_open_right": 15}})
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_first_screen_fits_the_terminal_and_cuts_no_name(width: int) -> None:
+    from halluforge.reports.console import first_screen
+
+    console = Console(record=True, width=width, color_system=None, force_terminal=True)
+    report = build_report(ReportInputs(_wide_summary(), Joined.build([], [], [])), _families())
+    print_report(first_screen(report), console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= width
+    for label in ("llamacpp/smollm2-135m", "Closed-book", "Faithful prompt", "Zero-shot Hit", "Few-shot Hit"):
+        assert label in text, label
+    assert "Entail." not in text.replace("Entail. not computed", "")  # the empty column is left off
+    assert text.count("no NLI model configured") == 1  # said once, not under every metric
+    assert "Seed cases by status bucket" not in text  # counts wait in summary.md when there are scores
+
+
+def test_first_screen_without_scores_says_why_and_keeps_the_counts() -> None:
+    from halluforge.reports.console import first_screen
+
+    summary = Summary(counts={"seed_buckets": {"closed_right": 2}})
+    report = build_report(ReportInputs(summary, Joined.build([], [], [])), _families())
+    text = render_markdown(first_screen(report))
+    assert "No scores in this run." in text and "select.match" in text
+    assert "Seed cases by status bucket" in text

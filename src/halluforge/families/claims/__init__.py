@@ -70,6 +70,8 @@ FAMILY = Family(
         },
         metrics={"score_t": f"{_HERE}.metrics:ScoreT"},
         sections={"claims": f"{_HERE}.report:SECTION"},
+        # the AUROC of self-evaluation (sklearn's roc_auc_score), computed for every claims run
+        extras=("claims",),
     ),
 )
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from halluforge.family import CaseMetadata, Family
+from halluforge.family import CaseMetadata, Components, Family
 from halluforge.prompts import family_prompts
 
 #: this family's prompt templates (``<name>.txt``; names ``context_enrich/<name>``)
@@ -57,6 +57,8 @@ FAMILY = Family(
     metrics=("norm_entail", "both_variants"),
     metadata=ContextEnrichMetadata,
     baseline="original",
+    # dense retrieval (MiniLM, FAISS); the default index also needs the wiki-offline corpus package
+    brings=Components(extras=("retrieval",), needs="halluforge.families.context_enrich.needs:packages"),
     # ReEval §4.2 order: question-focused retrieval first, then evidence-focused
     options={"variants": ("question", "evidence")},
 )

@@ -64,7 +64,7 @@ from halluforge.families.context_enrich.passages import (
     passage_embedder,
     select_passages,
 )
-from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.forge.base import PROGRESS, ForgeContext, Generator, GeneratorOptions
 from halluforge.prompts import Template
 from halluforge.records import (
     FieldProvenance,
@@ -269,8 +269,16 @@ class ContextEnrich(Generator):
         return self._entails
 
     def prepare(self, ctx: ForgeContext) -> None:
-        """Load the grounding NLI model once, so a wrong name fails before any case is forged."""
-        self._judge(ctx)
+        """Open (building it the first time) the index and load the grounding NLI model, before forging.
+
+        The default index is built once per cache folder (about 10,000 passages embedded with
+        MiniLM) with a progress bar of its own, so the forge bar only counts forging.
+        """
+        self._judge(ctx)  # a wrong NLI model name fails first, before any index is built
+        if ctx.resources.get("retriever") is None and self._retriever is None:
+            bar = ctx.resources.get(PROGRESS)
+            progress = bar(f"index:{self.opts.index}") if bar is not None else None
+            self._retriever = open_retriever(self.opts.index, progress=progress)
 
     def _grounded(
         self, sources: Sources, check: Callable[[str], str], entails: Entails | None

@@ -100,8 +100,11 @@ def passage_embedder(retriever: Retriever) -> Callable[[list[Passage]], Any] | N
     return None
 
 
-def open_retriever(index: str) -> Retriever:
-    """Open the retriever named by the ``index`` option ('default' or a saved index path)."""
+def open_retriever(index: str, progress: Callable[[int, int], None] | None = None) -> Retriever:
+    """Open the retriever named by the ``index`` option ('default' or a saved index path).
+
+    ``progress(done, total)`` is called while the default index is built (its first use).
+    """
     try:
         retrieval = importlib.import_module("halluforge.retrieval")
     except ImportError as exc:  # pragma: no cover - the package is part of halluforge
@@ -117,7 +120,8 @@ def open_retriever(index: str) -> Retriever:
             f"this halluforge build cannot open the retrieval index {index!r}",
             hint='pip install "halluforge[retrieval]" and build an index with `halluforge index build`',
         )
-    retriever: Retriever = opener(*args)
+    kwargs = {"progress": progress} if index == "default" and progress is not None else {}
+    retriever: Retriever = opener(*args, **kwargs)
     return retriever
 
 

@@ -12,6 +12,8 @@ per model and per category (predicate or date kind) as in INVITE Table 2.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pydantic import Field
 
 from halluforge.family import CaseMetadata, Components, Family
@@ -61,7 +63,8 @@ FALSE_PREMISE = Family(
     scorers=("premise_judge",),
     sections=("table", "invite"),
     metadata=FalsePremiseMetadata,
-    brings=_BRINGS,
+    # the knowledge base is read with pyoxigraph (N-Triples and SPARQL)
+    brings=replace(_BRINGS, extras=("kb",)),
 )
 
 INVALID_DATE = Family(
