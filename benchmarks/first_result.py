@@ -30,7 +30,14 @@ def one_run(extra: list[str], nice: int) -> tuple[float, str]:
     """Seconds for one fresh ``halluforge run`` and the last line it printed."""
     with tempfile.TemporaryDirectory(prefix="hf-first-") as tmp:
         env = dict(os.environ, HALLUFORGE_CACHE_DIR=str(Path(tmp) / "cache"), COLUMNS="120")
-        command = [sys.executable, "-m", "halluforge.cli.main", "run", "--output-dir", str(Path(tmp) / "runs")]
+        command = [
+            sys.executable,
+            "-m",
+            "halluforge.cli.main",
+            "run",
+            "--output-dir",
+            str(Path(tmp) / "runs"),
+        ]
         if nice:
             command = ["nice", "-n", str(nice), *command]
         started = time.perf_counter()
