@@ -71,6 +71,8 @@ _PLACE_HEADS = (
     "park",
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+#: a capitalised adjective of origin ("English", "Roman", "Flemish", "Burmese", "Byzantine")
+_ADJECTIVE = re.compile(r"^[A-Z][a-z]+(?:ish|ese|an|ian|ic|ine|ch|i)$")
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,12 @@ def nationality(description: str, demonyms: Mapping[str, str]) -> tuple[str | No
             used = i + 1
             i += 1
             continue
-        if word.lower() in ("and", "or") and country is not None:
+        if word.lower() in ("and", "or") and used == i:
+            i += 1
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if _ADJECTIVE.search(word) and following[:1].islower() and following not in ("of", "from"):
+            used = i + 1  # "English writer", "Roman emperor": a demonym countryinfo does not list
             i += 1
             continue
         break
@@ -165,13 +172,13 @@ def place(description: str, countries: Mapping[str, str]) -> tuple[str | None, s
     head = re.split(r"\b(?:in|of|on|at|that|which|between|near)\b|,", lower, maxsplit=1)[0]
     kind = next((h for h in _PLACE_HEADS if re.search(rf"\b{h}\b", head)), None)
     country: str | None = None
-    for match in _country_pattern(tuple(sorted(countries))).finditer(lower):
+    for match in country_pattern(tuple(sorted(countries))).finditer(lower):
         country = countries[match.group(0)]  # the last one named wins
     return kind, country
 
 
 @functools.lru_cache(maxsize=4)
-def _country_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+def country_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """One alternation of every country name, longest first ("South Sudan" before "Sudan")."""
     ordered = sorted(names, key=lambda n: (-len(n), n))
     return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b")
@@ -201,4 +208,4 @@ def describe(
     return Described(place_type=kind, country=country)
 
 
-__all__ = ["Described", "describe", "gender_words", "lifespan", "nationality", "occupations", "place"]
+__all__ = ["Described", "country_pattern", "describe", "gender_words", "lifespan", "nationality", "occupations", "place"]

@@ -58,6 +58,24 @@ class Entity:
     population: int = 0
 
 
+#: the place types one kind of question accepts ("which city": a capital or a municipality too)
+CITY_TYPES = frozenset({"city", "capital", "town", "municipality", "metropolis"})
+
+
+def place_types(kind: str) -> frozenset[str] | None:
+    """The table's place types that answer a ``place:<fine>`` kind; None for a bare "place"."""
+    fine = kind.partition(":")[2]
+    if not fine:
+        return None
+    if fine in CITY_TYPES:
+        return CITY_TYPES
+    if fine == "mountain":
+        return frozenset({"mountain", "volcano"})
+    if fine == "region":
+        return frozenset({"region", "state", "province"})
+    return frozenset({fine})
+
+
 def key(name: str) -> str:
     """The lookup key of a title: spacing and case folded, accents and punctuation kept."""
     return " ".join(name.replace("’", "'").split()).casefold()
@@ -84,9 +102,13 @@ class EntityTable:
         found = [e for e in self.lookup(name) if e.kind == "person"]
         return found[0] if len(found) == 1 else None
 
-    def place(self, name: str) -> Entity | None:
-        """The place of that exact name: the wiki entry first, else the one city of that name."""
-        found = [e for e in self.lookup(name) if e.kind == "place"]
+    def place(self, name: str, types: frozenset[str] | None = None) -> Entity | None:
+        """The place of that exact name (of one of ``types`` if given): the wiki entry first, else the city.
+
+        "Rio Negro" the river is not "Rio Negro" the Brazilian town: pass the types the question
+        asks for and a homonym of another type is not found.
+        """
+        found = [e for e in self.lookup(name) if e.kind == "place" and (types is None or e.place_type in types)]
         wiki = [e for e in found if e.description]
         if len(wiki) == 1:
             return wiki[0]
@@ -108,6 +130,22 @@ class EntityTable:
             return person.gender
         first = name.split()[0] if name.split() else ""
         return self.first_names.get(first.casefold())
+
+    def place_region(self, place: Entity) -> str | None:
+        """A place's region: its country's, else a continent its description names ("river in Africa")."""
+        region = self.region(place.country)
+        if region is None and place.description:
+            regions = {str(i["region"]) for i in self.countries.values() if i.get("region")}
+            named = [r for r in sorted(regions) if re.search(rf"\b{r}\b", place.description)]
+            if not named and re.search(r"\b(?:North|South|Central) America\b", place.description):
+                named = ["Americas"]
+            region = named[0] if len(named) == 1 else None
+        return region
+
+    @functools.cached_property
+    def occupation_words(self) -> frozenset[str]:
+        """Every occupation phrase and head word the table's people have ("painter", "tennis player")."""
+        return frozenset(o for e in self.entities if e.kind == "person" for o in e.occupations)
 
     def people(self) -> list[Entity]:
         """Every person of the table (wiki entries), in table order."""
@@ -338,6 +376,7 @@ __all__ = [
     "cache_path",
     "entity_table",
     "key",
+    "place_types",
     "load_table",
     "source_versions",
 ]

@@ -125,6 +125,11 @@ class AnswerSwapOptions(GeneratorOptions):
     neighbour_min_examples: int = Field(
         default=20, ge=2, description="fewest usable examples for the neighbour path; below it, the kind pool"
     )
+    knowledge: bool = Field(
+        default=True,
+        description="check person and place donors against the offline entity table and the sentence's "
+        "facts (role, era, gender, nationality, country), and draw donors from the table",
+    )
 
 
 def answer_position(evidence: str, start: int) -> Position:
@@ -153,6 +158,7 @@ class AnswerSwap(Generator):
             neighbours=opts.neighbours,
             neighbour_min_examples=opts.neighbour_min_examples,
             option_prefix="families.answer_swap",
+            knowledge=opts.knowledge,
         )
 
     @property
@@ -200,10 +206,13 @@ class AnswerSwap(Generator):
         if isinstance(outcome, str):
             return [self.skip(item, f"swapped evidence failed its checks: {outcome}")]
         context, context_prov, checks = outcome
+        fit = self.wrong.fit_checks(new, gold, kind, evidence, example.question)
+        # the id covers everything that changes the case: the donor, its path and the new passage
+        donor = [new, expected_prov.path, expected_prov.method, context]
 
         return [
             TestCase(
-                id=stable_id(self.family, self.input_id(item), self.template_hashes()),
+                id=stable_id(self.family, self.input_id(item), self.template_hashes(), donor),
                 family=self.family,
                 question=example.question,
                 context=context,
@@ -226,6 +235,7 @@ class AnswerSwap(Generator):
                     "answer_position": answer_position(evidence, spans[0][0]),
                     "occurrences": len(spans),
                     "similarity": round(similarity(evidence, context, gold, new), 4),
+                    "fact_checks": fit,
                 },
             )
         ]
