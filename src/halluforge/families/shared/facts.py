@@ -17,7 +17,8 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
 - ``nationality``: a known person's nationality agrees with a demonym next to the answer
   ("the Norwegian writer");
 - ``place``: a known place lies in the country the sentence or the gold place names (a city on
-  a river of the same country), or at least in the same region.
+  a river of the same country); when the sentence names the country, a donor whose country is
+  unknown is refused; when only the gold place gives it, the same region is enough.
 
 Each check is ``True`` (ran, passed), ``False`` (ran, refused) or absent (nothing to check:
 an entity absent from the table gets only the checks its context words allow). The checks that
@@ -147,6 +148,8 @@ def fact_checks(candidate: str, facts: Facts, kind: str, table: EntityTable) -> 
         country = table.country(candidate) if kind in ("place", "place:country") else None
         if place is not None or country is not None:
             _place_checks(place, country, facts, table, checks)
+        elif facts.countries and _contained(kind.partition(":")[2]) and facts.gold_place is None:
+            checks["place"] = False  # the sentence names its country: an unplaced donor may lie anywhere
     return checks
 
 
@@ -167,7 +170,7 @@ def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None
 
 
 def holds_role(person: Entity, facts: Facts) -> bool:
-    """Whether a known person holds a role the context gives: an occupation word, or a role group."""
+    """Whether a known person holds a role the context gives: its occupation word or a role group."""
     return bool(facts.roles & set(person.occupations)) or bool(facts.groups & role_groups(person.description))
 
 
@@ -197,6 +200,9 @@ def _place_checks(
     if place.country is not None and containers:
         checks["place"] = place.country in containers
         return
+    if facts.countries and _contained(place.place_type):  # "the largest lake in Ethiopia"
+        checks["place"] = False
+        return
     region = table.place_region(place)
     regions = {table.region(c) for c in containers} - {None}
     if region is not None and regions:
@@ -223,6 +229,8 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
             return []
         home = facts.demonym_country or (facts.gold.nationality if facts.gold else None)
         ref = facts.gold.born if facts.gold and facts.gold.born is not None else None
+        # a silent context checks no gender, but the gold person's is the likelier read
+        like = facts.gender or table.gender(gold[0])
         if ref is None and facts.years:
             ref = facts.years[0] - 40
         year = facts.years[0] if facts.years else None
@@ -237,7 +245,8 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
         people.sort(
             key=lambda p: (
                 home is not None and p.nationality != home,
-                not facts.roles & set(p.occupations),  # the context's own word first
+                like is not None and table.gender(p.title) != like,
+                not facts.roles & set(p.occupations),  # the context's own word ("physicist") first
                 abs((p.born if p.born is not None else 10_000) - (ref if ref is not None else 0)),
                 p.title,
             )
@@ -262,6 +271,11 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
             names = [e.title for e in places]
     out = [n for n in dict.fromkeys(names) if n.casefold() not in golden and "(" not in n]
     return out[:TABLE_DONORS]
+
+
+def _contained(place_type: str | None) -> bool:
+    """Whether a place of this type lies in one country (a city, a lake), unlike a sea or a strait."""
+    return place_type not in (None, "", "country", "sea", "ocean", "strait", "gulf", "bay", "continent")
 
 
 def refusal(checks: dict[str, bool], candidate: str) -> str | None:
