@@ -9,7 +9,7 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
 - ``role``: a known person's description names a role the words around the answer give
   ("the Danish architect"; an occupation word, or a role group of
   :func:`~halluforge.families.shared.kinds.role_groups`), else the gold person's or the kind's;
-- ``era``: a known person was alive and adult at the sentence's years (or, with no year,
+- ``era``: a known person was alive and adult at the years of the sentence and question (or, with no year,
   lived at the same time as the gold person);
 - ``gender``: the donor's gender (the table's description, else the first name) agrees with
   the pronouns and gendered words around the answer ("she", "women's", "actress"); a silent
@@ -95,7 +95,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     sentence, start, end, following = _answer_sentence(evidence, gold)
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
-    facts.years = tuple(sorted({int(y) for y in _YEAR.findall(outside)}))
+    facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
     before = _WORD.findall(sentence[:start])[-_WINDOW:]
     after = _WORD.findall(sentence[end:])[:_WINDOW]
     near = [w.lower() for w in (*before, *after)]
@@ -104,11 +104,14 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         facts.roles = frozenset(phrases & table.occupation_words)
         facts.gold = table.person(gold[0])
         fine = kind.partition(":")[2]
-        facts.groups = (
-            role_groups(" ".join(near))
-            or (role_groups(facts.gold.description) if facts.gold else frozenset())
-            or (frozenset({fine}) if fine else frozenset())
+        facts.groups = role_groups(" ".join(near)) or (
+            role_groups(facts.gold.description) if facts.gold else frozenset()
         )
+        if not facts.groups and not facts.roles:
+            if facts.gold is not None:  # "English polymath": the gold's own words are the role
+                facts.roles = frozenset(facts.gold.occupations)
+            elif fine:
+                facts.groups = frozenset({fine})
         context = f"{question} {sentence[end:]} {following}"
         female, male = len(_FEMALE.findall(context)), len(_MALE.findall(context))
         if female != male and (female == 0 or male == 0):

@@ -175,12 +175,12 @@ class WrongAnswer:
         """
         reason = self._reject_form(candidate, gold, answer_type, question, evidence)
         if reason is None and kind is not None:
-            reason = self._unknown_proposal(candidate, kind, dataset)
+            reason = self.unknown_proposal(candidate, kind, dataset)
         if reason is None and kind is not None:
             reason = self.implausible(candidate, gold, kind, evidence, dataset, question=question)
         return reason
 
-    def _unknown_proposal(self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None) -> str | None:
+    def unknown_proposal(self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None) -> str | None:
         """A generator's person or place must be a known entity of that kind (table or dataset)."""
         table = self.table()
         if table is None or not kind.startswith(("person", "place")) or is_member(candidate, kind, dataset):
