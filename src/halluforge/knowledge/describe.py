@@ -30,12 +30,52 @@ _LIFESPAN = re.compile(
 _BORN = re.compile(r"\((?:born|b\.)\s*(?:c\.\s*)?(\d{3,4})\)\s*$")
 #: words of a description that say a person is a woman or a man (a casing-free reading)
 _FEMALE_WORDS = frozenset(
-    "actress queen empress princess duchess countess woman women wife daughter sister mother nun "
-    "ballerina businesswoman sportswoman congresswoman chairwoman heiress abbess consort".split()
+    [
+        "actress",
+        "queen",
+        "empress",
+        "princess",
+        "duchess",
+        "countess",
+        "woman",
+        "women",
+        "wife",
+        "daughter",
+        "sister",
+        "mother",
+        "nun",
+        "ballerina",
+        "businesswoman",
+        "sportswoman",
+        "congresswoman",
+        "chairwoman",
+        "heiress",
+        "abbess",
+        "consort",
+    ]
 )
 _MALE_WORDS = frozenset(
-    "king emperor prince duke count man husband son brother father monk businessman sportsman "
-    "congressman chairman pope sultan tsar pharaoh".split()
+    [
+        "king",
+        "emperor",
+        "prince",
+        "duke",
+        "count",
+        "man",
+        "husband",
+        "son",
+        "brother",
+        "father",
+        "monk",
+        "businessman",
+        "sportsman",
+        "congressman",
+        "chairman",
+        "pope",
+        "sultan",
+        "tsar",
+        "pharaoh",
+    ]
 )
 #: the head nouns of a place description ("Capital and largest city of ...")
 _PLACE_HEADS = (
@@ -208,4 +248,13 @@ def describe(
     return Described(place_type=kind, country=country)
 
 
-__all__ = ["Described", "country_pattern", "describe", "gender_words", "lifespan", "nationality", "occupations", "place"]
+__all__ = [
+    "Described",
+    "country_pattern",
+    "describe",
+    "gender_words",
+    "lifespan",
+    "nationality",
+    "occupations",
+    "place",
+]

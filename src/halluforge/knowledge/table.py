@@ -95,6 +95,32 @@ class EntityTable:
         self.demonyms: dict[str, str] = data["demonyms"]
         self.first_names: dict[str, str] = data["first_names"]
 
+    @classmethod
+    def of(
+        cls,
+        entities: list[Entity],
+        *,
+        countries: dict[str, dict[str, Any]] | None = None,
+        demonyms: dict[str, str] | None = None,
+        first_names: dict[str, str] | None = None,
+    ) -> EntityTable:
+        """A table of given entities indexed by title (small hand-made tables: tests, user data)."""
+        index: dict[str, list[int]] = {}
+        for i, entity in enumerate(entities):
+            index.setdefault(key(entity.title), []).append(i)
+        countries = countries or {}
+        return cls(
+            {
+                "sources": {},
+                "entities": [asdict(e) for e in entities],
+                "index": index,
+                "countries": countries,
+                "country_names": {key(name): name for name in countries},
+                "demonyms": {k.casefold(): v for k, v in (demonyms or {}).items()},
+                "first_names": {k.casefold(): v for k, v in (first_names or {}).items()},
+            }
+        )
+
     def lookup(self, name: str) -> list[Entity]:
         """Every entity whose title or alias is exactly ``name`` (case and spacing aside)."""
         return [self.entities[i] for i in self.index.get(key(name), [])]
@@ -110,7 +136,9 @@ class EntityTable:
         "Rio Negro" the river is not "Rio Negro" the Brazilian town: pass the types the question
         asks for and a homonym of another type is not found.
         """
-        found = [e for e in self.lookup(name) if e.kind == "place" and (types is None or e.place_type in types)]
+        found = [
+            e for e in self.lookup(name) if e.kind == "place" and (types is None or e.place_type in types)
+        ]
         wiki = [e for e in found if e.description]
         if len(wiki) == 1:
             return wiki[0]
@@ -176,7 +204,7 @@ def _package_dir(module: str) -> Path | None:
 
 
 def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
-    """countryinfo's countries: info by canonical name, name/spelling -> name, demonym -> name."""
+    """Countryinfo's countries: info by canonical name, name/spelling -> name, demonym -> name."""
     folder = _package_dir("countryinfo")
     info: dict[str, dict[str, Any]] = {}
     names: dict[str, str] = {}
@@ -212,7 +240,7 @@ def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, s
 
 
 def _literal(text: Any) -> Any:
-    """countryinfo stores lists and dicts as Python literals inside strings."""
+    """Countryinfo stores lists and dicts as Python literals inside strings."""
     if not isinstance(text, str):
         return text
     try:
@@ -313,7 +341,7 @@ def build_table() -> dict[str, Any]:
             ),
             city["name"],
         )
-    for name, info in countries.items():
+    for info in countries.values():
         info["borders"] = [by_iso[b] for b in info["borders"] if b in by_iso]
     return {
         "format": TABLE_FORMAT,
@@ -328,7 +356,7 @@ def build_table() -> dict[str, Any]:
 
 
 def cache_folder() -> Path:
-    """Where built tables are kept: ``$HALLUFORGE_CACHE_DIR/knowledge`` or ``~/.cache/halluforge/knowledge``."""
+    """Where built tables are kept: ``$HALLUFORGE_CACHE_DIR/knowledge`` (default ``~/.cache/halluforge``)."""
     root = os.environ.get("HALLUFORGE_CACHE_DIR")
     return (Path(root) if root else Path.home() / ".cache" / "halluforge") / "knowledge"
 
@@ -378,7 +406,7 @@ __all__ = [
     "cache_path",
     "entity_table",
     "key",
-    "place_types",
     "load_table",
+    "place_types",
     "source_versions",
 ]

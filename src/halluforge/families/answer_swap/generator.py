@@ -59,6 +59,7 @@ Papers
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Literal, cast
 
 from pydantic import Field
@@ -140,6 +141,27 @@ def answer_position(evidence: str, start: int) -> Position:
     return "middle" if share < 2 / 3 else "last"
 
 
+def _surname(gold: list[str], evidence: str, kind: str) -> list[str]:
+    """A person's surname the passage uses on its own ("... Undset wrote"), when no alias gives it.
+
+    Left unswapped it would still state the true answer after the swap; as an alias it takes the
+    new person's surname (:func:`~halluforge.families.shared.spans.short_form`).
+    """
+    words = gold[0].split()
+    if not kind.startswith("person") or len(words) < 2:
+        return []
+    last = words[-1].strip(",.")
+    if (
+        len(last) < 3
+        or not last[:1].isupper()
+        or last.endswith(".")
+        or any(answer_key(g) == answer_key(last) for g in gold)
+    ):
+        return []
+    rest = evidence.replace(gold[0], " ")
+    return [last] if re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", rest) else []
+
+
 class AnswerSwap(Generator):
     """AutoDebug/ReEval Category 1: swap the gold answer in the evidence for a wrong one."""
 
@@ -188,6 +210,7 @@ class AnswerSwap(Generator):
             ]
         answer_type = classify_answer(gold[0], example.question)
         kind = example_kind(example)
+        gold = gold + _surname(gold, evidence, kind)
         restated = restatement(evidence, gold, kind, example.question)
         if restated is not None:  # any wrong answer would leave the passage contradicting itself
             return [self.skip(item, f"{RESTATED}: {restated}")]

@@ -38,6 +38,8 @@ from halluforge.families.counterfactual.rules import (
 )
 from halluforge.families.counterfactual.sources import EventRecord, TermRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer
+from halluforge.families.shared.facts import refusal, table_donors
+from halluforge.families.shared.kinds import classify_kind
 from halluforge.families.shared.validate import (
     Check,
     draw_pool_answer,
@@ -46,8 +48,6 @@ from halluforge.families.shared.validate import (
     parse_passage,
     perturb_answer,
 )
-from halluforge.families.shared.facts import refusal, table_donors
-from halluforge.families.shared.kinds import classify_kind
 from halluforge.families.shared.wrong_answer import WrongAnswer, ask_attempt, propose_answer
 from halluforge.forge.base import ForgeContext
 from halluforge.prompts import Template
@@ -247,7 +247,11 @@ async def counterfactual_answer(
     checked = kind.startswith(("person", "place"))
 
     def fits(candidate: str) -> str | None:
-        return refusal(judge.fit_checks(candidate, gold, kind, paragraph, question), candidate) if checked else None
+        return (
+            refusal(judge.fit_checks(candidate, gold, kind, paragraph, question), candidate)
+            if checked
+            else None
+        )
 
     def reject(candidate: str) -> str | None:
         reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
@@ -279,7 +283,9 @@ async def counterfactual_answer(
         for name in names:
             clean = judge.reject_answer(name, gold, answer_type, question, paragraph) is None
             if clean and fits(name) is None:
-                prov = FieldProvenance(path="fallback", method="entity_table", attempts=attempts, rejected=rejected)
+                prov = FieldProvenance(
+                    path="fallback", method="entity_table", attempts=attempts, rejected=rejected
+                )
                 return name, prov
     shaped = answer_type in ("date", "number")
     # dates and numbers: a shifted value first (an unrelated value of the same kind and size)
@@ -290,7 +296,13 @@ async def counterfactual_answer(
     if new is None:
         new, method = (
             draw_pool_answer(
-                answer_type, pool, gold, rng, avoid_in=paragraph, like=gold[0] if shaped else None, accept=fits
+                answer_type,
+                pool,
+                gold,
+                rng,
+                avoid_in=paragraph,
+                like=gold[0] if shaped else None,
+                accept=fits,
             ),
             "pool",
         )
@@ -299,8 +311,8 @@ async def counterfactual_answer(
     if new is None and answer_type == "other":
         # a name asked with "what" ("What was the last emperor ...?") is typed "other":
         # take a name for a name-like answer, else any other phrase of the pool's names
-        kind: AnswerType = "person" if name_like(gold[0]) else "place"
-        new, method = draw_pool_answer(kind, pool, gold, rng, avoid_in=paragraph), f"pool:{kind}"
+        coarse: AnswerType = "person" if name_like(gold[0]) else "place"
+        new, method = draw_pool_answer(coarse, pool, gold, rng, avoid_in=paragraph), f"pool:{coarse}"
     if new is None:
         rejected.append(f"no {answer_type} answer in the pool")
     return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)

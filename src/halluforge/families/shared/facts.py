@@ -27,6 +27,7 @@ ran are recorded on each forged case; the first refusal is the reason a donor is
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -100,7 +101,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     after = _WORD.findall(sentence[end:])[:_WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):
-        phrases = set(near) | {f"{a} {b}" for a, b in zip(near, near[1:], strict=False)}
+        phrases = set(near) | {f"{a} {b}" for a, b in itertools.pairwise(near)}
         facts.roles = frozenset(phrases & table.occupation_words)
         facts.gold = table.person(gold[0])
         fine = kind.partition(":")[2]
@@ -129,7 +130,9 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             found.append(table.country_names[match.group(0)])
         facts.countries = tuple(dict.fromkeys(found))
         facts.gold_place = table.place(gold[0], place_types(kind))
-        facts.gold_country = table.country(gold[0]) or (facts.gold_place.country if facts.gold_place else None)
+        facts.gold_country = table.country(gold[0]) or (
+            facts.gold_place.country if facts.gold_place else None
+        )
     return facts
 
 
@@ -178,7 +181,7 @@ def holds_role(person: Entity, facts: Facts) -> bool:
 
 
 def table_member(candidate: str, kind: str, facts: Facts, table: EntityTable) -> bool:
-    """Whether the table knows ``candidate`` as a member of ``kind`` (a role it holds, a place of its type)."""
+    """Whether the table knows ``candidate`` as a member of ``kind`` (a role it holds, its place type)."""
     if kind.startswith("person"):
         donor = table.person(candidate)
         return donor is not None and holds_role(donor, facts)
@@ -196,9 +199,8 @@ def _place_checks(
             checks["place"] = table.region(country) == gold_region
         return
     assert place is not None
-    if facts.gold_country and table.country(facts.gold_country) == facts.gold_country:
-        if facts.gold_place is None:  # the gold answer is itself a country
-            return
+    if facts.gold_country and facts.gold_place is None:  # the gold answer is itself a country
+        return
     containers = [c for c in (facts.gold_country, *facts.countries) if c]
     if place.country is not None and containers:
         checks["place"] = place.country in containers
@@ -299,4 +301,15 @@ def refused_by(reasons: list[str]) -> dict[str, int]:
     return counts
 
 
-__all__ = ["REFUSED", "TABLE_DONORS", "Facts", "fact_checks", "read_facts", "refusal", "refused_by", "table_donors", "table_member", "holds_role"]
+__all__ = [
+    "REFUSED",
+    "TABLE_DONORS",
+    "Facts",
+    "fact_checks",
+    "holds_role",
+    "read_facts",
+    "refusal",
+    "refused_by",
+    "table_donors",
+    "table_member",
+]

@@ -469,7 +469,6 @@ def kind_members(kind: Kind) -> list[str]:
 
 
 __all__ = [
-    "role_groups",
     "FEMALE",
     "GROUP_SUFFIX",
     "TITLE_WORDS",
@@ -487,6 +486,7 @@ __all__ = [
     "passage_role",
     "question_noun_kind",
     "question_role",
+    "role_groups",
     "title_only",
     "wants_female",
 ]

@@ -141,8 +141,10 @@ class WrongAnswer:
             self._facts[cache_key] = found
         return found
 
-    def _in_table(self, candidate: str, gold: list[str], kind: Kind, evidence: str, question: str | None) -> bool:
-        """Whether the entity table knows ``candidate`` as a member of ``kind`` (:func:`.facts.table_member`)."""
+    def _in_table(
+        self, candidate: str, gold: list[str], kind: Kind, evidence: str, question: str | None
+    ) -> bool:
+        """Whether the entity table knows ``candidate`` as of ``kind`` (:func:`.facts.table_member`)."""
         facts = self.facts(evidence, gold, question or "", kind)
         table = self.table()
         return facts is not None and table is not None and table_member(candidate, kind, facts, table)
@@ -180,14 +182,18 @@ class WrongAnswer:
             reason = self.implausible(candidate, gold, kind, evidence, dataset, question=question)
         return reason
 
-    def unknown_proposal(self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None) -> str | None:
+    def unknown_proposal(
+        self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None
+    ) -> str | None:
         """A generator's person or place must be a known entity of that kind (table or dataset)."""
         table = self.table()
         if table is None or not kind.startswith(("person", "place")) or is_member(candidate, kind, dataset):
             return None
         if kind.startswith("person") and table.person(candidate) is not None:
             return None
-        if kind.startswith("place") and (table.place(candidate, place_types(kind)) or table.country(candidate)):
+        if kind.startswith("place") and (
+            table.place(candidate, place_types(kind)) or table.country(candidate)
+        ):
             return None
         return f"proposal {candidate!r} is not a known {kind.partition(':')[0]} (entity table or dataset)"
 
@@ -239,7 +245,9 @@ class WrongAnswer:
             return conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
-        member = is_member(candidate, kind, dataset) or self._in_table(candidate, gold, kind, evidence, question)
+        member = is_member(candidate, kind, dataset) or self._in_table(
+            candidate, gold, kind, evidence, question
+        )
         # a group kind ("thing:cat family") wants a known member even when none is known
         if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
             return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"

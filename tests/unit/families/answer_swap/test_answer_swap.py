@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from extra_skips import needs
 from halluforge.backends import open_backend
 from halluforge.backends.base import Backend
 from halluforge.config import DataSource, FilterConfig
@@ -452,10 +453,6 @@ async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
     assert kind == "person:architect"
     found = swap.wrong.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
     assert found is not None and "not a known architect" in found
-    # an architect absent from the entity table passes; one dead before 1901 does not (era)
-    assert swap.wrong.implausible("Antoni Gaudi", builder.answers, kind, builder.evidence or "") is None
-    found = swap.wrong.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "")
-    assert found is not None and "'era'" in found
     case = await forge(builder, context(None))
     assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
 
@@ -496,3 +493,20 @@ async def test_the_passages_kind_noun_picks_a_volcano_not_a_mountain() -> None:
     case = await forge(hood, context(None))
     assert isinstance(case, TestCase) and case.metadata["answer_kind"] == "place:volcano"
     assert case.expected[0] in lexicon()["place:volcano"]
+
+
+@needs("knowledge")
+def test_a_known_architect_must_have_lived_at_the_sentences_date() -> None:
+    """The entity table's lifespans: Christopher Wren (died 1723) cannot plan a town hall in 1901."""
+    builder = Example.build(
+        "who drew the plans of the town hall",
+        ["Ada Brook", "Brook"],
+        "The town hall was planned by the young Danish architect Ada Brook in 1901.",
+        id="ex-architect",
+    )
+    swap = AnswerSwap()
+    kind = example_kind(builder)
+    # an architect absent from the entity table passes; one dead before 1901 does not (era)
+    assert swap.wrong.implausible("Antoni Gaudi", builder.answers, kind, builder.evidence or "") is None
+    found = swap.wrong.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "")
+    assert found is not None and "'era'" in found

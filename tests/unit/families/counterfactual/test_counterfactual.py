@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.backends.base import Backend, Capabilities
 from halluforge.families.counterfactual.generator import Counterfactual, CounterfactualOptions
 from halluforge.families.counterfactual.rules import (
@@ -302,6 +303,7 @@ def test_rule_question_asks_who_only_for_a_persons_role() -> None:
     assert rule_question(general, "athenian_general").startswith("Who was")
 
 
+@needs("knowledge")
 def test_a_proposed_person_must_have_lived_at_the_sentences_date() -> None:
     """RECALL's counterfactual answer passes the answer swap's fact checks: no Napoleon at Hastings."""
     generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
