@@ -257,6 +257,7 @@ def question_role(question: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=16384)
 def role_groups(text: str) -> frozenset[str]:
     """Every person role whose cue occurs in ``text`` ("English novelist and poet": writer).
 
