@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from halluforge.errors import BackendError
 from halluforge.families.shared.answer_types import (
     AnswerType,
     classify_answer,
-    describe,
     form_type,
     looks_like_name,
 )
@@ -62,10 +59,12 @@ from halluforge.families.shared.kinds import (
 )
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
+
+# the seeded ask-and-check loop lives in .proposals; kept importable from here
+from halluforge.families.shared.proposals import ask_attempt, propose_answer
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
-    parse_answer,
     perturb_answer,
     perturbable,
     shift_year,
@@ -73,7 +72,7 @@ from halluforge.families.shared.validate import (
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext
 from halluforge.knowledge.table import place_types
 from halluforge.prompts import Template
-from halluforge.records import Completion, Example, FieldProvenance
+from halluforge.records import Example, FieldProvenance
 from halluforge.textkit.answers import answer_key, contains_answer, normalize_answer
 
 if TYPE_CHECKING:
@@ -445,62 +444,6 @@ def _is_title(text: str) -> bool:
     small |= {"the", "to", "van", "von"}
     words = [w for w in text.split() if w[:1].isalpha()]
     return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
-
-
-async def ask_attempt(
-    ctx: ForgeContext, template: Template, attempt: int, *, max_tokens: int, **values: object
-) -> Completion:
-    """Attempt ``attempt`` of one LLM step: the first at temperature 0, later ones sampled, seeded.
-
-    A backend that raises instead of returning an error completion is turned into one, so
-    the step falls back to its rule instead of losing the seed case.
-    """
-    try:
-        if attempt == 0:
-            return await ctx.ask(template, max_tokens=max_tokens, **values)
-        return await ctx.sample(
-            template, values, attempt=attempt, temperature=0.8, top_p=0.95, max_tokens=max_tokens
-        )
-    except BackendError as exc:
-        return Completion(error=str(exc), error_type=type(exc).__name__)
-
-
-async def propose_answer(
-    ctx: ForgeContext,
-    template: Template,
-    max_attempts: int,
-    *,
-    question: str,
-    gold: Sequence[str],
-    answer_type: AnswerType,
-    reject: Callable[[str], str | None],
-) -> tuple[str | None, int, list[str]]:
-    """Ask the generator model for a wrong answer of ``answer_type`` up to ``max_attempts`` times.
-
-    Each reply is parsed and put to ``reject`` (None: accepted). Returns the accepted answer or
-    None, the attempts made, and why each earlier reply was rejected, for the provenance.
-    answer_swap's proposal and RECALL's counterfactual answer share this loop.
-    """
-    rejected: list[str] = []
-    for attempt in range(max_attempts):
-        completion = await ask_attempt(
-            ctx,
-            template,
-            attempt,
-            max_tokens=24,
-            question=question,
-            answer=gold[0],
-            answer_type=describe(answer_type),
-        )
-        if completion.error is not None:
-            rejected.append(f"backend error: {completion.error_type or completion.error}")
-            continue
-        candidate = parse_answer(completion.text)
-        reason = reject(candidate)
-        if reason is None:
-            return candidate, attempt + 1, rejected
-        rejected.append(reason)
-    return None, max_attempts, rejected
 
 
 __all__ = ["NO_PLAUSIBLE", "WrongAnswer", "ask_attempt", "propose_answer"]
