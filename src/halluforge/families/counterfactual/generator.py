@@ -91,6 +91,11 @@ class CounterfactualOptions(GeneratorOptions):
     sources: list[Source] = Field(
         default_factory=lambda: list(DEFAULT_SOURCES), description="inputs to forge from"
     )
+    knowledge: bool = Field(
+        default=True,
+        description="a person or place counterfactual answer fits the sentence's facts (the entity table's "
+        "role, era, gender, nationality and country checks) and may come from the table",
+    )
     records: str = Field(
         default="bundled", description="event records file (.jsonl/.csv/.parquet) or 'bundled'"
     )
@@ -245,7 +250,15 @@ class Counterfactual(Generator):
     def _case(self, unit: Unit, variant: str, repeat: int, **fields: Any) -> TestCase:
         metadata = {"domain": unit.kind, "title": unit.title, "repeat": repeat, **fields.pop("metadata")}
         return TestCase(
-            id=stable_id(self.family, unit.id, variant, repeat, self.template_hashes()),
+            # the id covers what the case holds (the counterfactual answer, the edited passage)
+            id=stable_id(
+                self.family,
+                unit.id,
+                variant,
+                repeat,
+                self.template_hashes(),
+                [fields.get(k) for k in ("question", "context", "expected", "choices")],
+            ),
             family=self.family,
             variant=variant,
             parent_example=unit.id,
@@ -404,6 +417,7 @@ class Counterfactual(Generator):
             templates[EDIT_ANSWER],
             self._pool(ctx),
             max_attempts=self.opts.max_attempts,
+            knowledge=self.opts.knowledge,
         )
         if cf is None:
             why = "; ".join(fields["counterfactual_answer"].rejected)

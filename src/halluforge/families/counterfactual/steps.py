@@ -38,6 +38,8 @@ from halluforge.families.counterfactual.rules import (
 )
 from halluforge.families.counterfactual.sources import EventRecord, TermRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer
+from halluforge.families.shared.facts import refusal, table_donors
+from halluforge.families.shared.kinds import classify_kind
 from halluforge.families.shared.validate import (
     Check,
     draw_pool_answer,
@@ -229,13 +231,35 @@ async def counterfactual_answer(
     pool: Pool,
     *,
     max_attempts: int,
+    knowledge: bool = True,
 ) -> tuple[str | None, FieldProvenance]:
     """Step 3: a wrong answer of the same type, accepted by the shared wrong-answer checks.
 
-    The model proposes first; then a shifted date or number; then a same-type value of the
-    same shape from the pool of every input's values.
+    The model proposes first; then, for a person or a place, the entity table's donors of the
+    answer's fine kind; then a shifted date or number; then a same-type value of the same shape
+    from the pool of every input's values. A person or place must also fit the sentence's facts
+    (role, era, gender, nationality, country; :mod:`halluforge.families.shared.facts`), and a
+    proposed one must be a known entity. ``knowledge`` off skips the table and those checks.
     """
-    judge = WrongAnswer(max_answer_words=6)
+    judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
+    kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
+    # people and places also fit the sentence's facts (the answer swap's checks, :mod:`.facts`)
+    checked = kind.startswith(("person", "place"))
+
+    def fits(candidate: str) -> str | None:
+        return (
+            refusal(judge.fit_checks(candidate, gold, kind, paragraph, question), candidate)
+            if checked
+            else None
+        )
+
+    def reject(candidate: str) -> str | None:
+        reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
+        if reason is None and checked:
+            known = {kind: list(pool.get(answer_type, ()))}  # every input's values count as known
+            reason = judge.unknown_proposal(candidate, kind, known) or fits(candidate)
+        return reason
+
     rejected: list[str] = []
     attempts = 0
     if ctx.llm is not None:
@@ -246,12 +270,23 @@ async def counterfactual_answer(
             question=question,
             gold=gold,
             answer_type=answer_type,
-            reject=lambda c: judge.reject_answer(c, gold, answer_type, question, paragraph),
+            reject=reject,
         )
         if candidate is not None:
             return candidate, FieldProvenance(
                 path="llm", method=template.name, attempts=attempts, rejected=rejected
             )
+    if checked:  # the entity table's donors of the fine kind, the likeliest to fit first
+        facts = judge.facts(paragraph, gold, question, kind)
+        table = judge.table()
+        names = table_donors(kind, facts, gold, table) if facts is not None and table is not None else []
+        for name in names:
+            clean = judge.reject_answer(name, gold, answer_type, question, paragraph) is None
+            if clean and fits(name) is None:
+                prov = FieldProvenance(
+                    path="fallback", method="entity_table", attempts=attempts, rejected=rejected
+                )
+                return name, prov
     shaped = answer_type in ("date", "number")
     # dates and numbers: a shifted value first (an unrelated value of the same kind and size)
     new = perturb_answer(gold[0], answer_type, rng) if shaped else None
@@ -261,17 +296,23 @@ async def counterfactual_answer(
     if new is None:
         new, method = (
             draw_pool_answer(
-                answer_type, pool, gold, rng, avoid_in=paragraph, like=gold[0] if shaped else None
+                answer_type,
+                pool,
+                gold,
+                rng,
+                avoid_in=paragraph,
+                like=gold[0] if shaped else None,
+                accept=fits,
             ),
             "pool",
         )
     if new is None:
-        new, method = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=paragraph), "pool"
+        new, method = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=paragraph, accept=fits), "pool"
     if new is None and answer_type == "other":
         # a name asked with "what" ("What was the last emperor ...?") is typed "other":
         # take a name for a name-like answer, else any other phrase of the pool's names
-        kind: AnswerType = "person" if name_like(gold[0]) else "place"
-        new, method = draw_pool_answer(kind, pool, gold, rng, avoid_in=paragraph), f"pool:{kind}"
+        coarse: AnswerType = "person" if name_like(gold[0]) else "place"
+        new, method = draw_pool_answer(coarse, pool, gold, rng, avoid_in=paragraph), f"pool:{coarse}"
     if new is None:
         rejected.append(f"no {answer_type} answer in the pool")
     return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)

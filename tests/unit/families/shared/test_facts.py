@@ -1,0 +1,146 @@
+"""Donors that fit the sentence: each fact check on hand-made passages and a hand-made entity table."""
+
+from __future__ import annotations
+
+from halluforge.families.shared.facts import fact_checks, read_facts, refusal, refused_by, table_donors
+from halluforge.families.shared.spans import span_replace
+from halluforge.knowledge.table import Entity, EntityTable
+
+SANDEL = Entity(
+    title="Cora Sandel",
+    kind="person",
+    description="Norwegian novelist (1880–1974)",
+    born=1880,
+    died=1974,
+    nationality="Norway",
+    occupations=("novelist",),
+    gender="female",
+)
+UNDSET = Entity(
+    title="Sigrid Undset",
+    kind="person",
+    description="Norwegian novelist (1882–1949)",
+    born=1882,
+    died=1949,
+    nationality="Norway",
+    occupations=("novelist",),
+)
+CURIE = Entity(
+    title="Marie Curie",
+    kind="person",
+    description="Polish physicist and chemist (1867–1934)",
+    born=1867,
+    died=1934,
+    nationality="Poland",
+    occupations=("physicist", "chemist"),
+    gender="female",
+)
+HAMSUN = Entity(
+    title="Knut Hamsun",
+    kind="person",
+    description="Norwegian novelist (1859–1952)",
+    born=1859,
+    died=1952,
+    nationality="Norway",
+    occupations=("novelist",),
+    gender="male",
+)
+IBSEN = Entity(
+    title="Henrik Ibsen",
+    kind="person",
+    description="Norwegian playwright (1828–1906)",
+    born=1828,
+    died=1906,
+    nationality="Norway",
+    occupations=("playwright",),
+    gender="male",
+)
+TANA = Entity(
+    title="Lake Tana", kind="place", description="Lake in Ethiopia", place_type="lake", country="Ethiopia"
+)
+ABAYA = Entity(
+    title="Lake Abaya", kind="place", description="Lake in Ethiopia", place_type="lake", country="Ethiopia"
+)
+TURKANA = Entity(
+    title="Lake Turkana", kind="place", description="Lake in Kenya", place_type="lake", country="Kenya"
+)
+
+PRIZE = "In 1928 the Nobel Prize in Literature went to the Norwegian novelist Sigrid Undset. She accepted it."
+
+
+def _tab() -> EntityTable:
+    return EntityTable.of(
+        [SANDEL, UNDSET, CURIE, HAMSUN, IBSEN, TANA, ABAYA, TURKANA],
+        countries={
+            "Ethiopia": {"region": "Africa"},
+            "Kenya": {"region": "Africa"},
+            "Norway": {"region": "Europe"},
+        },
+        demonyms={"Norwegian": "Norway", "Polish": "Poland", "Ethiopian": "Ethiopia"},
+        first_names={"Maria": "female", "Ola": "male"},
+    )
+
+
+def _checks(candidate: str, evidence: str, gold: list[str], kind: str, question: str = "") -> dict[str, bool]:
+    tab = _tab()
+    return fact_checks(candidate, read_facts(evidence, gold, question, kind, tab), kind, tab)
+
+
+def test_gender_comes_from_the_words_around_the_answer() -> None:
+    assert _checks("Knut Hamsun", PRIZE, ["Sigrid Undset"], "person:writer")["gender"] is False
+    # an unknown name in a woman's role is refused; a known woman passes
+    assert _checks("Ola Nordmann", PRIZE, ["Sigrid Undset"], "person:writer") == {"gender": False}
+    assert _checks("Ada Quist", PRIZE, ["Sigrid Undset"], "person:writer") == {"gender": False}
+    assert _checks("Maria Berg", PRIZE, ["Sigrid Undset"], "person:writer") == {"gender": True}
+    # a silent context checks no gender
+    silent = "In 1928 the prize went to the Norwegian novelist Sigrid Undset."
+    assert "gender" not in _checks("Knut Hamsun", silent, ["Sigrid Undset"], "person:writer")
+
+
+def test_role_era_and_nationality_of_a_known_person() -> None:
+    checks = _checks("Marie Curie", PRIZE, ["Sigrid Undset"], "person:writer")
+    assert checks["role"] is False and checks["nationality"] is False and checks["era"] is True
+    too_late = "In 1850 the prize went to the Norwegian novelist Sigrid Undset."
+    assert _checks("Knut Hamsun", too_late, ["Sigrid Undset"], "person:writer")["era"] is False  # born 1859
+    dead = "In 1928 the prize went to the Norwegian playwright Sigrid Undset."
+    assert _checks("Henrik Ibsen", dead, ["Sigrid Undset"], "person:writer")["era"] is False  # died 1906
+    assert refusal({"role": True, "era": False}, "Henrik Ibsen") == (
+        "fact check 'era': 'Henrik Ibsen' does not fit the sentence's era"
+    )
+    assert refused_by(["fact check 'era': x", "fact check 'era': y", "other"]) == {"era": 2}
+
+
+def test_an_entity_absent_from_the_table_gets_only_the_context_checks() -> None:
+    silent = "In 1928 the prize went to the Norwegian novelist Sigrid Undset."
+    assert _checks("Ada Quist", silent, ["Sigrid Undset"], "person:writer") == {}
+
+
+def test_a_place_lies_in_the_country_the_sentence_names() -> None:
+    lake = "Lake Tana is the largest lake in Ethiopia and the source of the Blue Nile."
+    assert _checks("Lake Abaya", lake, ["Lake Tana"], "place:lake") == {"place": True}
+    assert _checks("Lake Turkana", lake, ["Lake Tana"], "place:lake") == {"place": False}
+    assert (
+        _checks("Lake Nowhere", lake, ["Lake Tana"], "place:lake") == {}
+    )  # the gold place gives the country
+
+
+def test_table_donors_fit_the_facts_before_any_check() -> None:
+    tab = _tab()
+    facts = read_facts(PRIZE, ["Sigrid Undset"], "who won the prize", "person:writer", tab)
+    # a Norwegian woman novelist alive and adult in 1928: not Hamsun (a man), Ibsen (dead), Curie
+    assert table_donors("person:writer", facts, ["Sigrid Undset"], tab) == ["Cora Sandel"]
+    lake = "Lake Tana is the largest lake in Ethiopia."
+    facts = read_facts(lake, ["Lake Tana"], "which lake", "place:lake", tab)
+    assert table_donors("place:lake", facts, ["Lake Tana"], tab) == ["Lake Abaya"]
+
+
+def test_the_replacement_keeps_one_currency_sign_and_drops_a_stray_the() -> None:
+    assert (
+        span_replace("It earned $12.1 billion.", ["12.1 billion"], "$11.4 billion")
+        == "It earned $11.4 billion."
+    )
+    assert span_replace("Tulips of the Netherlands.", ["Netherlands"], "France") == "Tulips of France."
+    assert (
+        span_replace("Tulips of the Netherlands.", ["Netherlands"], "Philippines")
+        == "Tulips of the Philippines."
+    )

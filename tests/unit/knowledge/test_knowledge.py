@@ -1,0 +1,106 @@
+"""The entity table and its description parsing, on hand-made data (no source package needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from halluforge.knowledge.describe import describe, lifespan, nationality, occupations, place
+from halluforge.knowledge.table import Entity, EntityTable, cache_path, load_table, place_types
+
+DEMONYMS = {"spanish": "Spain", "norwegian": "Norway", "french": "France", "brazilian": "Brazil"}
+COUNTRIES = {
+    "spain": "Spain",
+    "brazil": "Brazil",
+    "norway": "Norway",
+    "france": "France",
+    "ethiopia": "Ethiopia",
+}
+
+
+def test_lifespans_are_read_only_from_a_closing_bracket() -> None:
+    assert lifespan("Spanish painter and sculptor (1881–1973)") == (1881, 1973)
+    assert lifespan("American tennis player (born 1981)") == (1981, None)
+    assert lifespan("Macedonian king (356–323 BC)") == (-356, -323)
+    assert lifespan("Abbot of a monastery (1137–52)") == (None, None)  # a shortened year: never guessed
+    assert lifespan("President of the United States from 2009 to 2017") == (None, None)  # a term, not a life
+
+
+def test_nationality_occupations_and_place_facts() -> None:
+    assert nationality("Spanish painter and sculptor (1881–1973)", DEMONYMS) == (
+        "Spain",
+        "painter and sculptor",
+    )
+    # a demonym countryinfo does not list is still no occupation
+    assert nationality("English writer (1797–1851)", DEMONYMS) == (None, "writer")
+    assert occupations("painter and sculptor") == ("painter", "sculptor")
+    assert occupations("tennis player") == ("tennis player", "player")
+    assert place("Capital and largest city of Amazonas, Brazil", COUNTRIES) == ("city", "Brazil")
+    found = describe("Norwegian novelist (1882–1949)", demonyms=DEMONYMS, countries=COUNTRIES)
+    assert (found.person, found.born, found.nationality, found.occupations) == (
+        True,
+        1882,
+        "Norway",
+        ("novelist",),
+    )
+    assert describe("Spanish actress (born 1974)", demonyms=DEMONYMS, countries=COUNTRIES).gender == "female"
+
+
+def table(*entities: Entity) -> EntityTable:
+    """A table of hand-made entities with three countries, a few demonyms and first names."""
+    return EntityTable.of(
+        list(entities),
+        countries={
+            "Brazil": {"region": "Americas"},
+            "Ethiopia": {"region": "Africa"},
+            "Kenya": {"region": "Africa"},
+        },
+        demonyms={"Brazilian": "Brazil", "Ethiopian": "Ethiopia", "Norwegian": "Norway", "Swedish": "Sweden"},
+        first_names={"Maria": "female", "Johan": "male"},
+    )
+
+
+def test_lookups_are_exact_titles_and_aliases_never_partial_names() -> None:
+    dali = Entity(title="Salvador Dalí", kind="person", description="Spanish painter (1904–1989)", born=1904)
+    tab = table(dali, Entity(title="Paris", kind="place", place_type="city", country="France"))
+    assert tab.person("Salvador Dali") == dali  # accents folded, nothing else
+    assert tab.person("Dali") is None and tab.person("Salvador") is None
+    assert tab.gender("Maria Quist") == "female" and tab.gender("Unknown Person") is None
+
+
+def test_a_homonym_of_another_type_is_not_found() -> None:
+    town = Entity(title="Rio Negro", kind="place", place_type="city", country="Brazil")
+    tab = table(town)
+    assert tab.place("Rio Negro") == town
+    assert tab.place("Rio Negro", place_types("place:river")) is None
+    assert place_types("place:capital") == place_types("place:city")
+
+
+def test_the_cached_table_is_keyed_by_the_source_versions(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(tmp_path))
+    versions = {"faker": "1.0", "countryinfo": None}
+    other = {"faker": "2.0", "countryinfo": None}
+    assert cache_path(versions) != cache_path(other)
+    assert cache_path(versions).parent == tmp_path / "knowledge"
+    # a stale file (other format) is ignored and rebuilt, not trusted
+    built = {"format": -1, "sources": {}, "entities": []}
+    monkeypatch.setattr("halluforge.knowledge.table.build_table", lambda: {**_EMPTY, "sources": versions})
+    monkeypatch.setattr("halluforge.knowledge.table.source_versions", lambda: versions)
+    cache_path(versions).parent.mkdir(parents=True)
+    cache_path(versions).write_text(str(built).replace("'", '"'))
+    assert load_table().entities == []
+    assert cache_path(versions).read_text().startswith('{"format": 2')
+
+
+_EMPTY: dict[str, Any] = {
+    "format": 2,
+    "entities": [],
+    "index": {},
+    "countries": {},
+    "country_names": {},
+    "demonyms": {},
+    "first_names": {},
+}
