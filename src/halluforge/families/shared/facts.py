@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 
 #: start of every refusal reason, so a skip can say which check refused the donors
 REFUSED = "fact check"
-_YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?![\d,])")
+#: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
+_YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _FEMALE = re.compile(
     r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
@@ -75,6 +76,25 @@ class Facts:
     gold_place: Entity | None = None
     gold_country: str | None = None
     notes: list[str] = field(default_factory=list)
+
+
+_PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "himself"})
+
+
+def _gender_cues(pattern: re.Pattern[str], text: str) -> int:
+    """How many gendered words of ``pattern`` the text has, leaving out those inside a name.
+
+    A capitalised gender noun in mid-sentence is part of a name or title ("the Queen of the
+    Night", "King's College"), not a word about the answer; a pronoun counts wherever it stands.
+    """
+    count = 0
+    for match in pattern.finditer(text):
+        word = match.group()
+        start = match.start()
+        opens = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ":", '"'))
+        if word.lower() in _PRONOUNS or word[0].islower() or opens:
+            count += 1
+    return count
 
 
 def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int, str]:
@@ -114,7 +134,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             elif fine:
                 facts.groups = frozenset({fine})
         context = f"{question} {sentence[end:]} {following}"
-        female, male = len(_FEMALE.findall(context)), len(_MALE.findall(context))
+        female, male = _gender_cues(_FEMALE, context), _gender_cues(_MALE, context)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
         demonyms = [table.demonyms[w] for w in (w.lower() for w in before[-4:]) if w in table.demonyms]

@@ -97,6 +97,17 @@ def test_gender_comes_from_the_words_around_the_answer() -> None:
     assert "gender" not in _checks("Knut Hamsun", silent, ["Sigrid Undset"], "person:writer")
 
 
+def test_a_gender_noun_inside_a_name_is_no_cue_and_a_year_before_a_comma_counts() -> None:
+    # "the Queen of the Night" names an aria, not the answer's gender; "1928," is a year
+    named = "In 1928, the novelist Knut Hamsun won the prize. The Queen of the Night was sung."
+    assert "gender" not in _checks("Cora Sandel", named, ["Knut Hamsun"], "person:writer")
+    assert read_facts(named, ["Knut Hamsun"], "", "person:writer", _tab()).years == (1928,)
+    # a lower-case noun or a pronoun, also opening a sentence, still counts
+    spoken = "In 1928 the novelist Knut Hamsun won the prize. He thanked the king."
+    assert _checks("Cora Sandel", spoken, ["Knut Hamsun"], "person:writer")["gender"] is False
+    assert read_facts("It was 1,928 metres high, said Knut Hamsun.", ["Knut Hamsun"], "", "person", _tab()).years == ()
+
+
 def test_role_era_and_nationality_of_a_known_person() -> None:
     checks = _checks("Marie Curie", PRIZE, ["Sigrid Undset"], "person:writer")
     assert checks["role"] is False and checks["nationality"] is False and checks["era"] is True
