@@ -506,7 +506,9 @@ def test_a_known_architect_must_have_lived_at_the_sentences_date() -> None:
     )
     swap = AnswerSwap()
     kind = example_kind(builder)
-    # an architect absent from the entity table passes; one dead before 1901 does not (era)
-    assert swap.wrong.implausible("Antoni Gaudi", builder.answers, kind, builder.evidence or "") is None
+    # a Catalan architect is no Danish one (nationality)
+    catalan = swap.wrong.implausible("Antoni Gaudi", builder.answers, kind, builder.evidence or "")
+    assert catalan is not None and "'nationality'" in catalan
+    # one dead before 1901 does not fit either (era)
     found = swap.wrong.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "")
     assert found is not None and "'era'" in found
