@@ -11,6 +11,8 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
   :func:`~halluforge.families.shared.kinds.role_groups`), else the gold person's or the kind's;
 - ``era``: a known person was alive and adult at the years of the sentence and question (or, with no year,
   lived at the same time as the gold person);
+- ``born`` / ``died``: a known person's birth (death) year lies within ten years of the one the
+  passage states for the answer ("born in 2003", "(1853–1890)", in the sentences about it);
 - ``gender``: the donor's gender (the table's description, else the first name) agrees with
   the pronouns and gendered words around the answer ("she", "women's", "actress"); a silent
   context checks nothing; in a woman's role an unknown name is refused;
@@ -78,6 +80,9 @@ class Facts:
     demonym_words: tuple[str, ...] = ()
     #: regions below the country that the gold place's description and the passage both name
     regions: tuple[str, ...] = ()
+    #: the answer's birth and death years as the passage states them ("born in 1978", "(1853–1890)")
+    born: int | None = None
+    died: int | None = None
     countries: tuple[str, ...] = ()
     gold: Entity | None = None
     gold_place: Entity | None = None
@@ -117,17 +122,21 @@ def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
 
 
 def _opens_with_another_name(sentence: str, evidence: str, names: list[str]) -> bool:
-    """Whether the sentence opens with a name other than the answer's (capitalised mid-sentence elsewhere).
+    """Whether the sentence opens with a name other than the answer's.
 
-    "Ardern had said she ..." speaks of Ardern, so its pronouns are not the answer's; "His
-    premiership ..." and "The book ..." open with words no sentence writes capitalised inside it.
+    A name: a capitalised first word written capitalised mid-sentence elsewhere, or followed by
+    another capitalised word ("Sigrid Undset, born 1882, ..."). "Ardern had said she ..." speaks
+    of Ardern, so its pronouns are not the answer's; "His premiership ..." and "The book ..."
+    open with words no sentence writes capitalised inside it.
     """
-    first = _WORD.match(sentence.lstrip())
-    if first is None or not first.group()[0].isupper():
+    words = _WORD.findall(sentence)[:2]
+    if not words or not words[0][0].isupper():
         return False
-    word = first.group()
+    word = words[0]
     if any(word in name.split() for name in names):
         return False
+    if len(words) == 2 and words[1][0].isupper() and sentence.lstrip().startswith(f"{word} {words[1]}"):
+        return True
     return re.search(rf"[^.!?\s]\s+{re.escape(word)}\b", evidence) is not None
 
 
@@ -157,6 +166,65 @@ def _gender_context(evidence: str, gold: list[str], question: str) -> str:
             if not _opens_with_another_name(evidence[s:e], evidence, names):
                 parts.append(evidence[s:e])
     return " ".join(parts)
+
+
+_BORN = re.compile(
+    r"\bborn\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
+    r"|\((?:born |b\. )?(1[0-9]{3}|20[0-9]{2})\s*[–-]",
+    re.I,
+)
+_DIED = re.compile(
+    r"\bdied\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
+    r"|\((?:1[0-9]{3}|20[0-9]{2})\s*[–-]\s*(1[0-9]{3}|20[0-9]{2})\)",
+    re.I,
+)
+#: a donor's birth (death) year may differ from the answer's stated one by this many years
+_LIFE_SLACK = 10
+
+
+def _about_answer(evidence: str, gold: list[str]) -> list[str]:
+    """The sentences that speak of the answer: those naming it, and those after that name no one else.
+
+    "Born in 1978 in Kryvyi Rih, he was inaugurated ..." after a sentence about the answer is
+    about the answer; a sentence opening with another person's name starts another subject.
+    """
+    names = list(gold)
+    words = gold[0].split()
+    if len(words) > 1 and words[-1][:1].isupper():
+        names.append(words[-1])
+    spans = answer_spans(evidence, names)
+    about: list[str] = []
+    current = False
+    for s, e in sentence_spans(evidence):
+        if any(s <= start < e for start, _ in spans):
+            current = True
+        elif _opens_with_another_name(evidence[s:e], evidence, names):
+            current = False
+        if current:
+            about.append(evidence[s:e])
+    return about
+
+
+def _stated_year(pattern: re.Pattern[str], sentences: list[str]) -> int | None:
+    """The one year the pattern finds in the sentences, or None (none, or several different)."""
+    years = {int(next(g for g in m.groups() if g)) for text in sentences for m in pattern.finditer(text)}
+    return years.pop() if len(years) == 1 else None
+
+
+def _demonym_after(after: str, table: EntityTable) -> str | None:
+    """A demonym in apposition after the answer ("Aitana Bonmatí, the Spanish midfielder, ...").
+
+    Only before any other capitalised word, and followed by a lower-case word: in "beat the
+    Serbian Novak Djokovic" the demonym belongs to the next name.
+    """
+    words = _WORD.findall(after)[:_WINDOW]
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if word.lower() in table.demonyms or word in table.nationality_words:
+            return word if following[:1].islower() else None
+        if word[:1].isupper():
+            return None
+    return None
 
 
 def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: EntityTable) -> Facts:
@@ -193,9 +261,13 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             for w in before[-4:]
             if w not in own and (w.lower() in table.demonyms or w in table.nationality_words)
         ]
-        if words:
-            facts.demonym_words = (words[-1],)
-            facts.demonym_country = table.demonyms.get(words[-1].lower())
+        apposed = _demonym_after(sentence[end:], table) if sentence else None
+        if words or apposed:
+            word = words[-1] if words else str(apposed)
+            facts.demonym_words = (word,)
+            facts.demonym_country = table.demonyms.get(word.lower())
+        about = _about_answer(evidence, gold)
+        facts.born, facts.died = _stated_year(_BORN, about), _stated_year(_DIED, about)
     if kind.startswith("place"):
         found: list[str] = []
         for word in _WORD.findall(outside):
@@ -254,6 +326,10 @@ def fact_checks(candidate: str, facts: Facts, kind: str, table: EntityTable) -> 
 def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None:
     if (facts.roles or facts.groups) and donor.description:
         checks["role"] = holds_role(donor, facts)
+    if facts.born is not None and donor.born is not None:
+        checks["born"] = abs(donor.born - facts.born) <= _LIFE_SLACK
+    if facts.died is not None and donor.born is not None:
+        checks["died"] = donor.died is not None and abs(donor.died - facts.died) <= _LIFE_SLACK
     if donor.born is not None:
         if facts.years:
             year = facts.years[0]
@@ -334,7 +410,7 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
         if not facts.roles and not facts.groups:
             return []
         home = facts.demonym_country or (facts.gold.nationality if facts.gold else None)
-        ref = facts.gold.born if facts.gold and facts.gold.born is not None else None
+        ref = facts.born if facts.born is not None else (facts.gold.born if facts.gold else None)
         # a silent context checks no gender, but the gold person's is the likelier read
         like = facts.gender or table.gender(gold[0])
         if ref is None and facts.years:

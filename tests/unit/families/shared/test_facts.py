@@ -196,6 +196,23 @@ def test_a_city_stays_in_the_region_the_passage_names() -> None:
     )
 
 
+def test_a_stated_birth_year_and_an_apposed_demonym_must_fit() -> None:
+    text = (
+        "Knut Hamsun, the Norwegian novelist, won the prize in 1920. "
+        "Born in 1875 in Lom, he wrote Hunger. Sigrid Undset, born 1882, followed him."
+    )
+    facts = read_facts(text, ["Knut Hamsun"], "", "person:writer", _tab())
+    # the year of the sentences about Hamsun, not Undset's; the demonym after the name
+    assert facts.born == 1875 and facts.demonym_words == ("Norwegian",)
+    assert fact_checks("Henrik Ibsen", facts, "person:writer", _tab())["born"] is False  # 1828
+    assert fact_checks("Sigrid Undset", facts, "person:writer", _tab())["born"] is True  # 1882
+    lifespan = "The prize went to Knut Hamsun (1859–1952), a novelist."
+    assert read_facts(lifespan, ["Knut Hamsun"], "", "person:writer", _tab()).died == 1952
+    # a demonym before another name belongs to it
+    beat = "Knut Hamsun beat the Polish Marie Curie to it."
+    assert read_facts(beat, ["Knut Hamsun"], "", "person:writer", _tab()).demonym_words == ()
+
+
 def test_role_era_and_nationality_of_a_known_person() -> None:
     checks = _checks("Marie Curie", PRIZE, ["Sigrid Undset"], "person:writer")
     assert checks["role"] is False and checks["nationality"] is False and checks["era"] is True
