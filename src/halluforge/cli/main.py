@@ -11,7 +11,9 @@ exception is a bug, printed the same way with exit code 1. ``--debug`` adds the 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -78,6 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except HalluforgeError as exc:
         return _fail(args, exc, f"error: {exc}", exc.exit_code)
+    except BrokenPipeError:
+        # the reader went away (`halluforge list scorers | head`): stop quietly, as Unix tools do
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
         return _fail(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -268,9 +269,47 @@ def handle_list(args: argparse.Namespace) -> int:
         "loaders": LOADERS.names(),
         "settings": SETTINGS.names(),
     }
-    for name in registries[args.kind]:
-        print(name)
+    names = registries[args.kind]
+    width = max((len(n) for n in names), default=0)
+    for name in names:
+        about = _about(args.kind, name)
+        print(f"{name:<{width}}  {about}".rstrip())
     return 0
+
+
+def _about(kind: str, name: str) -> str:
+    """One line on a registered component: what it is, and the install line if its extra is missing."""
+    import inspect
+    import sys
+
+    from halluforge.backends import BACKENDS
+    from halluforge.data import LOADER_EXTRAS, LOADERS
+    from halluforge.family import FAMILIES
+    from halluforge.metrics import SCORERS
+    from halluforge.metrics.layer import METRICS
+    from halluforge.requirements import install_line, missing_extras
+    from halluforge.settings import SETTINGS
+
+    extras: tuple[str, ...] = ()
+    if kind in ("families", "generators"):
+        family = FAMILIES.get(name)
+        text, extras = family.title.removeprefix(f"{name}: "), tuple(family.brings.extras)
+    elif kind == "settings":
+        setting = SETTINGS.get(name)
+        text = f"{setting.method} / {setting.block}: {setting.description}"
+    elif kind == "backends":
+        # each backend's module says what it is; each but the mock needs the extra of its name
+        module = sys.modules[BACKENDS.get(name).__module__]
+        text = (module.__doc__ or "").strip().split("\n")[0]
+        extras = () if name == "mock" else (name,)
+    else:
+        item: Any = {"scorers": SCORERS.get, "metrics": METRICS.get, "loaders": LOADERS.get}[kind](name)
+        text = (inspect.getdoc(item) or "").split("\n")[0]
+        text = re.sub(rf"^``{re.escape(name)}``:\s*|^``<metric>_\w+``:\s*", "", text)
+        extras = tuple(getattr(item, "extras", ()) or LOADER_EXTRAS.get(name, ()))
+    missing = missing_extras(extras)
+    needs = f"  [not installed: {install_line(missing)}]" if missing else ""
+    return f"{text}{needs}"
 
 
 def add_rescore_parsers(subparsers: Any) -> None:

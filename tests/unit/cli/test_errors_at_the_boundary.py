@@ -47,3 +47,14 @@ def test_debug_shows_the_traceback(tmp_path: Path, capsys: pytest.CaptureFixture
     assert [line for line in err.splitlines() if line.startswith("error:")] == [
         f"error: config file {tmp_path / 'absent.yaml'} does not exist (fix: check the path)"
     ]
+
+
+def test_a_closed_pipe_ends_the_listing_quietly() -> None:
+    """`halluforge list scorers | head -1`: no error line once the reader has gone."""
+    import subprocess
+    import sys
+
+    command = f"{sys.executable} -m halluforge.cli.main list scorers | head -1"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.startswith("accuracy") and len(done.stdout.splitlines()) == 1
+    assert done.stderr == ""
