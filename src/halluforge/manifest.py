@@ -89,11 +89,22 @@ def write_manifest(ctx: RunContext, *, status: str, counts: dict[str, Any], stag
     if path.is_file():
         previous = json.loads(path.read_text(encoding="utf-8"))
     now = datetime.now(UTC).isoformat(timespec="seconds")
+    # each process that works on the run is a session: a resume adds one and keeps the first
+    # start, so the run's history and total time stay whole (it overwrote them before)
+    sessions: list[dict[str, Any]] = [dict(x) for x in previous.get("sessions", [])]
+    if status == "running" and not stages:  # the first write of this process
+        sessions.append({"started": now, "seconds": None})
+    if not sessions:
+        sessions.append({"started": previous.get("started", now), "seconds": None})
+    if "seconds" in counts:
+        sessions[-1]["seconds"] = counts["seconds"]
     manifest = {
         "run_id": config.resolved_run_id(),
         "status": status,
-        "started": previous.get("started", now) if status != "running" else now,
+        "started": previous.get("started", sessions[0]["started"]),
         "updated": now,
+        "sessions": sessions,
+        "seconds_total": round(sum(x["seconds"] or 0 for x in sessions), 2),
         "halluforge_version": __version__,
         "git_revision": git_revision(),
         "python": sys.version.split()[0],
