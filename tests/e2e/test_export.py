@@ -52,3 +52,21 @@ def test_cli_exports_test_cases_alone_and_rejects_unknown_tables(
     assert main(["export", str(demo_run), "--format", "csv", "--tables", "cases"]) == 2
     assert "unknown table 'cases'" in capsys.readouterr().err
     assert main(["export", str(tmp_path), "--format", "csv"]) == 2
+
+
+@pytest.mark.parametrize(("fmt", "module"), [("parquet", "pyarrow"), ("hf", "datasets")])
+def test_a_missing_library_leaves_no_folder_behind(
+    demo_run: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fmt: str,
+    module: str,
+) -> None:
+    from extra_skips import hide
+
+    hide(monkeypatch, module)
+    out = tmp_path / "out"
+    assert main(["export", str(demo_run), "--format", fmt, "--out", str(out)]) == 2
+    assert "halluforge[data]" in capsys.readouterr().err
+    assert not out.exists()

@@ -345,6 +345,11 @@ def export_tables(
     unknown = [t for t in tables or [] if t not in TABLES]
     if unknown:
         raise ConfigError(f"unknown table {unknown[0]!r}", hint=f"use some of {', '.join(TABLES)}")
+    # the format's library first: a missing one must not leave an empty folder behind
+    if fmt == "parquet":
+        _pyarrow()
+    elif fmt == "hf":
+        _datasets()
     target = Path(out) if out else run / "export" / fmt
     target.mkdir(parents=True, exist_ok=True)
     store = RunStore(run)
