@@ -140,6 +140,12 @@ def _opens_with_another_name(sentence: str, evidence: str, names: list[str]) -> 
     return re.search(rf"[^.!?\s]\s+{re.escape(word)}\b", evidence) is not None
 
 
+def _answer_names(gold: list[str]) -> list[str]:
+    """The answer's names in a passage: each gold alias and, for a full name, the surname alone."""
+    words = gold[0].split()
+    return [*gold, words[-1]] if len(words) > 1 and words[-1][:1].isupper() else list(gold)
+
+
 def _gender_context(evidence: str, gold: list[str], question: str) -> str:
     """The text whose gendered words speak of the answer.
 
@@ -148,10 +154,7 @@ def _gender_context(evidence: str, gold: list[str], question: str) -> str:
     with another person's name. A pronoun three sentences on ("Her main challenge was ...")
     refers to the answer named just before it, not only to the first mention.
     """
-    names = list(gold)
-    words = gold[0].split()
-    if len(words) > 1 and words[-1][:1].isupper():
-        names.append(words[-1])
+    names = _answer_names(gold)
     sentences = sentence_spans(evidence)
     first: dict[int, int] = {}
     for start, end in answer_spans(evidence, names):
@@ -188,10 +191,7 @@ def _about_answer(evidence: str, gold: list[str]) -> list[str]:
     "Born in 1978 in Kryvyi Rih, he was inaugurated ..." after a sentence about the answer is
     about the answer; a sentence opening with another person's name starts another subject.
     """
-    names = list(gold)
-    words = gold[0].split()
-    if len(words) > 1 and words[-1][:1].isupper():
-        names.append(words[-1])
+    names = _answer_names(gold)
     spans = answer_spans(evidence, names)
     about: list[str] = []
     current = False
