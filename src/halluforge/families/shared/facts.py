@@ -38,6 +38,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.kinds import role_groups
+from halluforge.families.shared.mentions import (
+    BORN,
+    DIED,
+    WORD,
+    about_answer,
+    gender_context,
+    gender_cues,
+    stated_year,
+)
 from halluforge.families.shared.spans import answer_spans
 from halluforge.knowledge.describe import country_pattern
 from halluforge.knowledge.table import place_types
@@ -50,7 +59,6 @@ if TYPE_CHECKING:
 REFUSED = "fact check"
 #: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
 _YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _FEMALE = re.compile(
     r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
     r"mother|daughter|wife|sister|duchess|heroine)\b",
@@ -90,25 +98,6 @@ class Facts:
     notes: list[str] = field(default_factory=list)
 
 
-_PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "himself"})
-
-
-def _gender_cues(pattern: re.Pattern[str], text: str) -> int:
-    """How many gendered words of ``pattern`` the text has, leaving out those inside a name.
-
-    A capitalised gender noun in mid-sentence is part of a name or title ("the Queen of the
-    Night", "King's College"), not a word about the answer; a pronoun counts wherever it stands.
-    """
-    count = 0
-    for match in pattern.finditer(text):
-        word = match.group()
-        start = match.start()
-        opens = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ":", '"'))
-        if word.lower() in _PRONOUNS or word[0].islower() or opens:
-            count += 1
-    return count
-
-
 def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
     """The sentence holding the first gold span and the span's offsets in it."""
     spans = answer_spans(evidence, gold)
@@ -121,94 +110,8 @@ def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
     return evidence, start, end
 
 
-def _opens_with_another_name(sentence: str, evidence: str, names: list[str]) -> bool:
-    """Whether the sentence opens with a name other than the answer's.
-
-    A name: a capitalised first word written capitalised mid-sentence elsewhere, or followed by
-    another capitalised word ("Sigrid Undset, born 1882, ..."). "Ardern had said she ..." speaks
-    of Ardern, so its pronouns are not the answer's; "His premiership ..." and "The book ..."
-    open with words no sentence writes capitalised inside it.
-    """
-    words = _WORD.findall(sentence)[:2]
-    if not words or not words[0][0].isupper():
-        return False
-    word = words[0]
-    if any(word in name.split() for name in names):
-        return False
-    if len(words) == 2 and words[1][0].isupper() and sentence.lstrip().startswith(f"{word} {words[1]}"):
-        return True
-    return re.search(rf"[^.!?\s]\s+{re.escape(word)}\b", evidence) is not None
-
-
-def _answer_names(gold: list[str]) -> list[str]:
-    """The answer's names in a passage: each gold alias and, for a full name, the surname alone."""
-    words = gold[0].split()
-    return [*gold, words[-1]] if len(words) > 1 and words[-1][:1].isupper() else list(gold)
-
-
-def _gender_context(evidence: str, gold: list[str], question: str) -> str:
-    """The text whose gendered words speak of the answer.
-
-    The question; each sentence that names the answer (its full name or, for a full name, the
-    surname alone), from the name on; and the sentence after each such one, unless it opens
-    with another person's name. A pronoun three sentences on ("Her main challenge was ...")
-    refers to the answer named just before it, not only to the first mention.
-    """
-    names = _answer_names(gold)
-    sentences = sentence_spans(evidence)
-    first: dict[int, int] = {}
-    for start, end in answer_spans(evidence, names):
-        for i, (s, e) in enumerate(sentences):
-            if s <= start < e:
-                first[i] = min(first.get(i, end), end)
-    parts = [question]
-    for i, end in sorted(first.items()):
-        parts.append(evidence[end : sentences[i][1]])
-        if i + 1 < len(sentences) and i + 1 not in first:
-            s, e = sentences[i + 1]
-            if not _opens_with_another_name(evidence[s:e], evidence, names):
-                parts.append(evidence[s:e])
-    return " ".join(parts)
-
-
-_BORN = re.compile(
-    r"\bborn\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
-    r"|\((?:born |b\. )?(1[0-9]{3}|20[0-9]{2})\s*[–-]",
-    re.I,
-)
-_DIED = re.compile(
-    r"\bdied\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
-    r"|\((?:1[0-9]{3}|20[0-9]{2})\s*[–-]\s*(1[0-9]{3}|20[0-9]{2})\)",
-    re.I,
-)
 #: a donor's birth (death) year may differ from the answer's stated one by this many years
 _LIFE_SLACK = 10
-
-
-def _about_answer(evidence: str, gold: list[str]) -> list[str]:
-    """The sentences that speak of the answer: those naming it, and those after that name no one else.
-
-    "Born in 1978 in Kryvyi Rih, he was inaugurated ..." after a sentence about the answer is
-    about the answer; a sentence opening with another person's name starts another subject.
-    """
-    names = _answer_names(gold)
-    spans = answer_spans(evidence, names)
-    about: list[str] = []
-    current = False
-    for s, e in sentence_spans(evidence):
-        if any(s <= start < e for start, _ in spans):
-            current = True
-        elif _opens_with_another_name(evidence[s:e], evidence, names):
-            current = False
-        if current:
-            about.append(evidence[s:e])
-    return about
-
-
-def _stated_year(pattern: re.Pattern[str], sentences: list[str]) -> int | None:
-    """The one year the pattern finds in the sentences, or None (none, or several different)."""
-    years = {int(next(g for g in m.groups() if g)) for text in sentences for m in pattern.finditer(text)}
-    return years.pop() if len(years) == 1 else None
 
 
 def _demonym_after(after: str, table: EntityTable) -> str | None:
@@ -217,7 +120,7 @@ def _demonym_after(after: str, table: EntityTable) -> str | None:
     Only before any other capitalised word, and followed by a lower-case word: in "beat the
     Serbian Novak Djokovic" the demonym belongs to the next name.
     """
-    words = _WORD.findall(after)[:_WINDOW]
+    words = WORD.findall(after)[:_WINDOW]
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
         if word.lower() in table.demonyms or word in table.nationality_words:
@@ -233,8 +136,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
-    before = _WORD.findall(sentence[:start])[-_WINDOW:]
-    after = _WORD.findall(sentence[end:])[:_WINDOW]
+    before = WORD.findall(sentence[:start])[-_WINDOW:]
+    after = WORD.findall(sentence[end:])[:_WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):
         phrases = set(near) | {f"{a} {b}" for a, b in itertools.pairwise(near)}
@@ -249,8 +152,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
                 facts.roles = frozenset(facts.gold.occupations)
             elif fine:
                 facts.groups = frozenset({fine})
-        context = _gender_context(evidence, gold, question) if sentence else question
-        female, male = _gender_cues(_FEMALE, context), _gender_cues(_MALE, context)
+        context = gender_context(evidence, gold, question) if sentence else question
+        female, male = gender_cues(_FEMALE, context), gender_cues(_MALE, context)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
         # a demonym next to the answer ("the Scottish physician"): mapped to its country when
@@ -266,11 +169,11 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
-        about = _about_answer(evidence, gold)
-        facts.born, facts.died = _stated_year(_BORN, about), _stated_year(_DIED, about)
+        about = about_answer(evidence, gold)
+        facts.born, facts.died = stated_year(BORN, about), stated_year(DIED, about)
     if kind.startswith("place"):
         found: list[str] = []
-        for word in _WORD.findall(outside):
+        for word in WORD.findall(outside):
             country = table.demonyms.get(word.lower())
             if country is not None:
                 found.append(country)

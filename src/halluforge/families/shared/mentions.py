@@ -1,0 +1,137 @@
+"""Where a passage speaks of its answer: its names, the sentences and gendered words about it.
+
+The life years the passage states for the answer are read from those sentences too.
+
+The fact checks (:mod:`.facts`) compare a donor with what the passage says *about the answer*,
+not with every word of it: a pronoun after another person's name, or the birth year of someone
+else, would refuse good donors. These readers decide which words speak of the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from halluforge.families.shared.spans import answer_spans
+from halluforge.textkit.sentences import sentence_spans
+
+#: a word of letters (with inner apostrophes), as the fact checks read passages
+WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+_PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "himself"})
+
+
+def gender_cues(pattern: re.Pattern[str], text: str) -> int:
+    """How many gendered words of ``pattern`` the text has, leaving out those inside a name.
+
+    A capitalised gender noun in mid-sentence is part of a name or title ("the Queen of the
+    Night", "King's College"), not a word about the answer; a pronoun counts wherever it stands.
+    """
+    count = 0
+    for match in pattern.finditer(text):
+        word = match.group()
+        start = match.start()
+        opens = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ":", '"'))
+        if word.lower() in _PRONOUNS or word[0].islower() or opens:
+            count += 1
+    return count
+
+
+def opens_with_another_name(sentence: str, evidence: str, names: list[str]) -> bool:
+    """Whether the sentence opens with a name other than the answer's.
+
+    A name: a capitalised first word written capitalised mid-sentence elsewhere, or followed by
+    another capitalised word ("Sigrid Undset, born 1882, ..."). "Ardern had said she ..." speaks
+    of Ardern, so its pronouns are not the answer's; "His premiership ..." and "The book ..."
+    open with words no sentence writes capitalised inside it.
+    """
+    words = WORD.findall(sentence)[:2]
+    if not words or not words[0][0].isupper():
+        return False
+    word = words[0]
+    if any(word in name.split() for name in names):
+        return False
+    if len(words) == 2 and words[1][0].isupper() and sentence.lstrip().startswith(f"{word} {words[1]}"):
+        return True
+    return re.search(rf"[^.!?\s]\s+{re.escape(word)}\b", evidence) is not None
+
+
+def answer_names(gold: list[str]) -> list[str]:
+    """The answer's names in a passage: each gold alias and, for a full name, the surname alone."""
+    words = gold[0].split()
+    return [*gold, words[-1]] if len(words) > 1 and words[-1][:1].isupper() else list(gold)
+
+
+def gender_context(evidence: str, gold: list[str], question: str) -> str:
+    """The text whose gendered words speak of the answer.
+
+    The question; each sentence that names the answer (its full name or, for a full name, the
+    surname alone), from the name on; and the sentence after each such one, unless it opens
+    with another person's name. A pronoun three sentences on ("Her main challenge was ...")
+    refers to the answer named just before it, not only to the first mention.
+    """
+    names = answer_names(gold)
+    sentences = sentence_spans(evidence)
+    first: dict[int, int] = {}
+    for start, end in answer_spans(evidence, names):
+        for i, (s, e) in enumerate(sentences):
+            if s <= start < e:
+                first[i] = min(first.get(i, end), end)
+    parts = [question]
+    for i, end in sorted(first.items()):
+        parts.append(evidence[end : sentences[i][1]])
+        if i + 1 < len(sentences) and i + 1 not in first:
+            s, e = sentences[i + 1]
+            if not opens_with_another_name(evidence[s:e], evidence, names):
+                parts.append(evidence[s:e])
+    return " ".join(parts)
+
+
+BORN = re.compile(
+    r"\bborn\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
+    r"|\((?:born |b\. )?(1[0-9]{3}|20[0-9]{2})\s*[–-]",
+    re.I,
+)
+DIED = re.compile(
+    r"\bdied\b[^.;]{0,40}?(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d)"
+    r"|\((?:1[0-9]{3}|20[0-9]{2})\s*[–-]\s*(1[0-9]{3}|20[0-9]{2})\)",
+    re.I,
+)
+
+
+def about_answer(evidence: str, gold: list[str]) -> list[str]:
+    """The sentences that speak of the answer: those naming it, and those after that name no one else.
+
+    "Born in 1978 in Kryvyi Rih, he was inaugurated ..." after a sentence about the answer is
+    about the answer; a sentence opening with another person's name starts another subject.
+    """
+    names = answer_names(gold)
+    spans = answer_spans(evidence, names)
+    about: list[str] = []
+    current = False
+    for s, e in sentence_spans(evidence):
+        if any(s <= start < e for start, _ in spans):
+            current = True
+        elif opens_with_another_name(evidence[s:e], evidence, names):
+            current = False
+        if current:
+            about.append(evidence[s:e])
+    return about
+
+
+def stated_year(pattern: re.Pattern[str], sentences: list[str]) -> int | None:
+    """The one year the pattern finds in the sentences, or None (none, or several different)."""
+    years = {int(next(g for g in m.groups() if g)) for text in sentences for m in pattern.finditer(text)}
+    return years.pop() if len(years) == 1 else None
+
+
+__all__ = [
+    "BORN",
+    "DIED",
+    "WORD",
+    "about_answer",
+    "answer_names",
+    "gender_context",
+    "gender_cues",
+    "opens_with_another_name",
+    "stated_year",
+]
