@@ -187,11 +187,6 @@ class EntityTable:
         return [e for e in self.entities if e.kind == "person"]
 
     @functools.cached_property
-    def has_people(self) -> bool:
-        """Whether the table knows any person (the wiki descriptions are installed)."""
-        return any(e.kind == "person" for e in self.entities)
-
-    @functools.cached_property
     def nationality_words(self) -> frozenset[str]:
         """Capitalised adjectives that open people's descriptions ("Scottish", "Venetian", "English").
 
