@@ -380,7 +380,7 @@ class Counterfactual(Generator):
             question, key = example.question, None
             fields["context"] = FieldProvenance(path="source", method=example.source)
             fields["question"] = FieldProvenance(path="source", method=example.source)
-            qa = qa_checks(question, gold[0], paragraph, title=unit.title or "\0")
+            qa = qa_checks(question, gold[0], paragraph, title=unit.title or "\0", query_style=True)
         else:
             paragraph, fields["original_context"] = await write_paragraph(
                 unit,

@@ -253,11 +253,26 @@ def insert_sentence(
     return f"{paragraph} {sentence}", sentence
 
 
+#: a search-query question ("who won the 2019 booker prize", "off the coast of which state ..."):
+#: a question word anywhere, or an auxiliary opening it
+_QUERY = re.compile(
+    r"\b(?:who|whom|whose|what|when|where|which|why|how)\b"
+    r"|^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b",
+    re.I,
+)
+
+
 def qa_checks(
-    question: str, answer: str, passage: str, *, title: str, max_words: int = 8
+    question: str, answer: str, passage: str, *, title: str, max_words: int = 8, query_style: bool = False
 ) -> dict[str, Check]:
-    """The checks a question-answer pair must pass, LLM-made or rule-made."""
+    """The checks a question-answer pair must pass, LLM-made or rule-made.
+
+    ``query_style`` is for a dataset's own questions: written as search queries (Natural
+    Questions, ReEval's sets), they may be lower case with no question mark, and still ask one
+    question when they have a question word. A model's question must end with its mark.
+    """
     words = len(answer.split())
+    asks = question.strip().endswith("?") or (query_style and _QUERY.search(question) is not None)
     return {
         "answer_in_passage": (contains_answer(passage, answer), f"answer {answer!r} is not in the passage"),
         "answer_not_in_question": (
@@ -273,9 +288,9 @@ def qa_checks(
             normalize_answer(answer) != normalize_answer(title),
             "the answer is the name of what the passage is about",
         ),
-        "is_question": (question.strip().endswith("?") and len(question.split()) >= 3, "not a question"),
+        "is_question": (asks and len(question.split()) >= 3, "not a question"),
         "one_question": (
-            question.count("?") == 1
+            question.count("?") == (0 if query_style and not question.strip().endswith("?") else 1)
             and not re.search(r",\s*and\s+(?:who|what|when|where|which|how)\b", question, re.I),
             "asks two questions at once",
         ),

@@ -73,6 +73,12 @@ def test_qa_checks_each_reject_their_case() -> None:
         "answer_not_title"
     ][0]
     assert not qa_checks("Tell me the victor", "Hastings", passage, title="x")["is_question"][0]
+    # a dataset's search-query question: lower case, no mark, one question word
+    query = qa_checks("who won the battle of hastings", "William", passage, title="x", query_style=True)
+    assert query["is_question"][0] and query["one_question"][0]
+    assert not qa_checks("who won the battle of hastings", "William", passage, title="x")["is_question"][0]
+    told = qa_checks("tell me the victor of the battle", "William", passage, title="x", query_style=True)
+    assert not told["is_question"][0]
 
 
 def test_cloze_fallback_blanks_a_value_and_falls_back_to_a_phrase() -> None:
