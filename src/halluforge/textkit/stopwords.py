@@ -20,22 +20,31 @@ from halluforge.textkit.tokens import words
 #: the English articles (SQuAD's normalisation drops them; a swap may change one)
 ARTICLES = frozenset({"a", "an", "the"})
 
-STOP_WORDS = ARTICLES | frozenset(
-    {
-        # prepositions and conjunctions
-        *("of", "in", "on", "at", "to", "for", "from", "by", "with", "into", "as", "than"),
-        *("and", "or", "but", "so"),
-        # be, do, have, modals
-        *("is", "are", "was", "were", "be", "been", "being", "do", "does", "did"),
-        *("has", "have", "had", "will", "would", "can", "could"),
-        # pronouns and determiners
-        *("i", "me", "my", "you", "we", "he", "she", "it", "they", "his", "her", "its", "their"),
-        *("this", "that", "these", "those", "there", "then"),
-        # wh-words
-        *("which", "who", "whom", "whose", "what", "when", "where", "why", "how"),
-        # negation and empty adverbs
-        *("not", "no", "also", "very"),
-    }
+#: the words that ask: a search-query question without its mark still has one ("who won ...")
+WH_WORDS = frozenset({"which", "who", "whom", "whose", "what", "when", "where", "why", "how"})
+#: the forms of "be", "do", "have" and the modals that open a yes/no question ("was it ...")
+AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "will", "would", "can", "could"}
+)
+
+STOP_WORDS = (
+    ARTICLES
+    | WH_WORDS
+    | AUXILIARIES
+    | frozenset(
+        {
+            # prepositions and conjunctions
+            *("of", "in", "on", "at", "to", "for", "from", "by", "with", "into", "as", "than"),
+            *("and", "or", "but", "so"),
+            # the forms of be that open no question (the others are AUXILIARIES)
+            *("be", "been", "being"),
+            # pronouns and determiners
+            *("i", "me", "my", "you", "we", "he", "she", "it", "they", "his", "her", "its", "their"),
+            *("this", "that", "these", "those", "there", "then"),
+            # negation and empty adverbs
+            *("not", "no", "also", "very"),
+        }
+    )
 )
 
 
@@ -44,4 +53,4 @@ def content_words(text: str) -> set[str]:
     return {word for word in words(text) if word not in STOP_WORDS}
 
 
-__all__ = ["ARTICLES", "STOP_WORDS", "content_words"]
+__all__ = ["ARTICLES", "AUXILIARIES", "STOP_WORDS", "WH_WORDS", "content_words"]

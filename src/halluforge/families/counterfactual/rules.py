@@ -39,7 +39,7 @@ from halluforge.textkit.answers import (
 )
 from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.sentences import split_sentences
-from halluforge.textkit.stopwords import STOP_WORDS
+from halluforge.textkit.stopwords import AUXILIARIES, STOP_WORDS, WH_WORDS
 from halluforge.textkit.tokens import words
 
 _PLACE_KEYS = re.compile(r"(?:^|_)(?:place|location|site|city|venue|port|country|region)(?:$|_)")
@@ -253,15 +253,6 @@ def insert_sentence(
     return f"{paragraph} {sentence}", sentence
 
 
-#: a search-query question ("who won the 2019 booker prize", "off the coast of which state ..."):
-#: a question word anywhere, or an auxiliary opening it
-_QUERY = re.compile(
-    r"\b(?:who|whom|whose|what|when|where|which|why|how)\b"
-    r"|^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)\b",
-    re.I,
-)
-
-
 def qa_checks(
     question: str, answer: str, passage: str, *, title: str, max_words: int = 8, query_style: bool = False
 ) -> dict[str, Check]:
@@ -271,15 +262,20 @@ def qa_checks(
     Questions, ReEval's sets), they may be lower case with no question mark, and still ask one
     question when they have a question word. A model's question must end with its mark.
     """
-    words = len(answer.split())
-    asks = question.strip().endswith("?") or (query_style and _QUERY.search(question) is not None)
+    size = len(answer.split())
+    marked = question.strip().endswith("?")
+    # a search query ("off the coast of which state ...") asks with a question word anywhere, or
+    # opens with an auxiliary
+    asked = words(question)
+    query = bool(WH_WORDS.intersection(asked)) or (bool(asked) and asked[0] in AUXILIARIES)
+    asks = marked or (query_style and query)
     return {
         "answer_in_passage": (contains_answer(passage, answer), f"answer {answer!r} is not in the passage"),
         "answer_not_in_question": (
             not contains_answer(question, answer),
             f"the question gives the answer away: {question!r}",
         ),
-        "answer_short": (0 < words <= max_words, f"answer has {words} words (1-{max_words} allowed)"),
+        "answer_short": (0 < size <= max_words, f"answer has {size} words (1-{max_words} allowed)"),
         "answer_not_clause": (
             not re.search(r"\b(?:is|are|was|were)\b", answer, re.I),
             f"the answer is a clause, not a value: {answer!r}",
@@ -290,7 +286,7 @@ def qa_checks(
         ),
         "is_question": (asks and len(question.split()) >= 3, "not a question"),
         "one_question": (
-            question.count("?") == (0 if query_style and not question.strip().endswith("?") else 1)
+            question.count("?") == (0 if query_style and not marked else 1)
             and not re.search(r",\s*and\s+(?:who|what|when|where|which|how)\b", question, re.I),
             "asks two questions at once",
         ),
