@@ -252,33 +252,16 @@ def resolved_view(config: Any) -> dict[str, Any]:
 
 
 def handle_list(args: argparse.Namespace) -> int:
-    """Print the names registered for one kind of component."""
-    from halluforge.backends import BACKENDS
-    from halluforge.data import LOADERS
-    from halluforge.family import FAMILIES
-    from halluforge.metrics import SCORERS
-    from halluforge.metrics.layer import METRICS
-    from halluforge.settings import SETTINGS
-
-    registries: dict[str, list[str]] = {
-        "backends": BACKENDS.names(),
-        "families": FAMILIES.names(),
-        "generators": [n for n in FAMILIES.names() if FAMILIES.get(n).generator],
-        "metrics": METRICS.names(),
-        "scorers": SCORERS.names(),
-        "loaders": LOADERS.names(),
-        "settings": SETTINGS.names(),
-    }
-    names = registries[args.kind]
-    width = max((len(n) for n in names), default=0)
-    for name in names:
-        about = _about(args.kind, name)
+    """Print the names registered for one kind of component, each with one line on what it is."""
+    rows = _listing(args.kind)
+    width = max((len(name) for name, _ in rows), default=0)
+    for name, about in rows:
         print(f"{name:<{width}}  {about}".rstrip())
     return 0
 
 
-def _about(kind: str, name: str) -> str:
-    """One line on a registered component: what it is, and the install line if its extra is missing."""
+def _listing(kind: str) -> list[tuple[str, str]]:
+    """Each registered name of ``kind``, with what it is and the install line if its extra is missing."""
     import inspect
     import sys
 
@@ -290,26 +273,38 @@ def _about(kind: str, name: str) -> str:
     from halluforge.requirements import install_line, missing_extras
     from halluforge.settings import SETTINGS
 
-    extras: tuple[str, ...] = ()
-    if kind in ("families", "generators"):
-        family = FAMILIES.get(name)
-        text, extras = family.title.removeprefix(f"{name}: "), tuple(family.brings.extras)
-    elif kind == "settings":
-        setting = SETTINGS.get(name)
-        text = f"{setting.method} / {setting.block}: {setting.description}"
-    elif kind == "backends":
-        # each backend's module says what it is; each but the mock needs the extra of its name
-        module = sys.modules[BACKENDS.get(name).__module__]
-        text = (module.__doc__ or "").strip().split("\n")[0]
-        extras = () if name == "mock" else (name,)
-    else:
-        item: Any = {"scorers": SCORERS.get, "metrics": METRICS.get, "loaders": LOADERS.get}[kind](name)
-        text = (inspect.getdoc(item) or "").split("\n")[0]
-        text = re.sub(rf"^``{re.escape(name)}``:\s*|^``<metric>_\w+``:\s*", "", text)
-        extras = tuple(getattr(item, "extras", ()) or LOADER_EXTRAS.get(name, ()))
-    missing = missing_extras(extras)
-    needs = f"  [not installed: {install_line(missing)}]" if missing else ""
-    return f"{text}{needs}"
+    registries: dict[str, list[str]] = {
+        "backends": BACKENDS.names(),
+        "families": FAMILIES.names(),
+        "generators": [n for n in FAMILIES.names() if FAMILIES.get(n).generator],
+        "metrics": METRICS.names(),
+        "scorers": SCORERS.names(),
+        "loaders": LOADERS.names(),
+        "settings": SETTINGS.names(),
+    }
+
+    def about(name: str) -> str:
+        extras: tuple[str, ...] = ()
+        if kind in ("families", "generators"):
+            family = FAMILIES.get(name)
+            text, extras = family.title.removeprefix(f"{name}: "), tuple(family.brings.extras)
+        elif kind == "settings":
+            setting = SETTINGS.get(name)
+            text = f"{setting.method} / {setting.block}: {setting.description}"
+        elif kind == "backends":
+            # each backend's module says what it is; each but the mock needs the extra of its name
+            module = sys.modules[BACKENDS.get(name).__module__]
+            text = (module.__doc__ or "").strip().split("\n")[0]
+            extras = () if name == "mock" else (name,)
+        else:
+            item: Any = {"scorers": SCORERS.get, "metrics": METRICS.get, "loaders": LOADERS.get}[kind](name)
+            text = (inspect.getdoc(item) or "").split("\n")[0]
+            text = re.sub(rf"^``{re.escape(name)}``:\s*|^``<metric>_\w+``:\s*", "", text)
+            extras = tuple(getattr(item, "extras", ()) or LOADER_EXTRAS.get(name, ()))
+        missing = missing_extras(extras)
+        return f"{text}  [not installed: {install_line(missing)}]" if missing else text
+
+    return [(name, about(name)) for name in registries[kind]]
 
 
 def add_rescore_parsers(subparsers: Any) -> None:
