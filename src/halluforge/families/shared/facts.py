@@ -47,10 +47,10 @@ from halluforge.families.shared.mentions import (
     gender_cues,
     stated_year,
 )
+from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.spans import answer_spans
 from halluforge.knowledge.describe import country_pattern
 from halluforge.knowledge.table import place_types
-from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import Entity, EntityTable
@@ -104,10 +104,8 @@ def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
     if not spans:
         return "", 0, 0
     start, end = spans[0]
-    for s, e in sentence_spans(evidence):
-        if s <= start < e:
-            return evidence[s:e], start - s, min(end, e) - s
-    return evidence, start, end
+    s, e = sentence_of(evidence, start)  # the whole passage when no sentence holds it
+    return evidence[s:e], start - s, min(end, e) - s
 
 
 #: a donor's birth (death) year may differ from the answer's stated one by this many years
