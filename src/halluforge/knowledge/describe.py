@@ -112,7 +112,7 @@ _PLACE_HEADS = (
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 #: a capitalised adjective of origin ("English", "Roman", "Flemish", "Burmese", "Byzantine")
-_ADJECTIVE = re.compile(r"^[A-Z][a-z]+(?:ish|ese|an|ian|ic|ine|ch|i)$")
+ORIGIN_ADJECTIVE = re.compile(r"^[A-Z][a-z]+(?:ish|ese|an|ian|ic|ine|ch|i)$")
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def nationality(description: str, demonyms: Mapping[str, str]) -> tuple[str | No
             i += 1
             continue
         following = words[i + 1] if i + 1 < len(words) else ""
-        if _ADJECTIVE.search(word) and following[:1].islower() and following not in ("of", "from"):
+        if ORIGIN_ADJECTIVE.search(word) and following[:1].islower() and following not in ("of", "from"):
             used = i + 1  # "English writer", "Roman emperor": a demonym countryinfo does not list
             i += 1
             continue
@@ -249,6 +249,7 @@ def describe(
 
 
 __all__ = [
+    "ORIGIN_ADJECTIVE",
     "Described",
     "country_pattern",
     "describe",

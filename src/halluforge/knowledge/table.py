@@ -35,10 +35,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from halluforge.knowledge.describe import describe
+from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, describe
 
-#: a nationality adjective as descriptions open ("Scottish", "Venetian"), read by ``nationality_words``
-_NATIONALITY_WORD = re.compile(r"[A-Z][a-z]+(?:ish|ese|an|ian|ic|ine|ch|i)")
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
@@ -198,7 +196,7 @@ class EntityTable:
             words = person.description.split()
             if len(words) < 2 or words[1] in ("of", "from") or not words[1][:1].islower():
                 continue  # "Sultan of ...": a title, not a nationality
-            if _NATIONALITY_WORD.fullmatch(words[0]) and words[0].lower() not in self.occupation_words:
+            if ORIGIN_ADJECTIVE.search(words[0]) and words[0].lower() not in self.occupation_words:
                 counts[words[0]] += 1
         return frozenset(w for w, n in counts.items() if n >= _NATIONALITY_MIN)
 
