@@ -184,6 +184,10 @@ class EntityTable:
         """Every person of the table (wiki entries), in table order."""
         return [e for e in self.entities if e.kind == "person"]
 
+    def is_demonym(self, word: str) -> bool:
+        """Whether ``word`` names a nationality: a countryinfo demonym or a descriptions' word."""
+        return word.lower() in self.demonyms or word in self.nationality_words
+
     @functools.cached_property
     def nationality_words(self) -> frozenset[str]:
         """Capitalised adjectives that open people's descriptions ("Scottish", "Venetian", "English").

@@ -121,7 +121,7 @@ def _demonym_after(after: str, table: EntityTable) -> str | None:
     words = WORD.findall(after)[:_WINDOW]
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
-        if word.lower() in table.demonyms or word in table.nationality_words:
+        if table.is_demonym(word):
             return word if following[:1].islower() else None
         if word[:1].isupper():
             return None
@@ -157,11 +157,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         # a demonym next to the answer ("the Scottish physician"): mapped to its country when
         # countryinfo knows it, else kept as the word people's descriptions open with
         own = {w for g in gold for w in g.split()}
-        words = [
-            w
-            for w in before[-4:]
-            if w not in own and (w.lower() in table.demonyms or w in table.nationality_words)
-        ]
+        words = [w for w in before[-4:] if w not in own and table.is_demonym(w)]
         apposed = _demonym_after(sentence[end:], table) if sentence else None
         if words or apposed:
             word = words[-1] if words else str(apposed)
