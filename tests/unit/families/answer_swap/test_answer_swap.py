@@ -440,14 +440,19 @@ def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
     )
 
 
-async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
-    """No role in the question; the passage calls the answer an architect: a scientist is refused."""
-    builder = Example.build(
+def _architect() -> Example:
+    """A passage that calls its answer a Danish architect working in 1901."""
+    return Example.build(
         "who drew the plans of the town hall",
         ["Ada Brook", "Brook"],
         "The town hall was planned by the young Danish architect Ada Brook in 1901.",
         id="ex-architect",
     )
+
+
+async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
+    """No role in the question; the passage calls the answer an architect: a scientist is refused."""
+    builder = _architect()
     swap = AnswerSwap()
     kind = example_kind(builder)
     assert kind == "person:architect"
@@ -498,12 +503,7 @@ async def test_the_passages_kind_noun_picks_a_volcano_not_a_mountain() -> None:
 @needs("knowledge")
 def test_a_known_architect_must_have_lived_at_the_sentences_date() -> None:
     """The entity table's lifespans: Christopher Wren (died 1723) cannot plan a town hall in 1901."""
-    builder = Example.build(
-        "who drew the plans of the town hall",
-        ["Ada Brook", "Brook"],
-        "The town hall was planned by the young Danish architect Ada Brook in 1901.",
-        id="ex-architect",
-    )
+    builder = _architect()
     swap = AnswerSwap()
     kind = example_kind(builder)
     # a Catalan architect is no Danish one (nationality)
