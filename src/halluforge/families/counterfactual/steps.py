@@ -19,7 +19,7 @@ import difflib
 import random
 import re
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from halluforge.families.counterfactual.rules import (
     cloze_candidates,
@@ -27,7 +27,6 @@ from halluforge.families.counterfactual.rules import (
     insert_sentence,
     invented_values,
     na_checks,
-    name_like,
     names_key,
     not_prose,
     qa_checks,
@@ -48,12 +47,20 @@ from halluforge.families.shared.validate import (
     parse_passage,
     perturb_answer,
 )
-from halluforge.families.shared.wrong_answer import WrongAnswer, ask_attempt, propose_answer
+from halluforge.families.shared.wrong_answer import (
+    PERTURB_DRAWS,
+    WrongAnswer,
+    ask_attempt,
+    propose_answer,
+)
 from halluforge.forge.base import ForgeContext
 from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance
 from halluforge.textkit.answers import answer_key, contains_answer
 from halluforge.textkit.sentences import split_sentences
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import EntityTable
 
 Pool = dict[AnswerType, list[str]]
 Donors = list[tuple[str, list[str]]]
@@ -220,6 +227,15 @@ async def make_question(
     return None
 
 
+def _known_sort(name: str, table: EntityTable) -> str:
+    """Whether the entity table knows ``name`` as a person, a place, or neither."""
+    if table.person(name) is not None:
+        return "person"
+    if table.place(name) is not None or table.country(name) is not None:
+        return "place"
+    return "other"
+
+
 async def counterfactual_answer(
     question: str,
     gold: list[str],
@@ -235,11 +251,14 @@ async def counterfactual_answer(
 ) -> tuple[str | None, FieldProvenance]:
     """Step 3: a wrong answer of the same type, accepted by the shared wrong-answer checks.
 
-    The model proposes first; then, for a person or a place, the entity table's donors of the
-    answer's fine kind; then a shifted date or number; then a same-type value of the same shape
-    from the pool of every input's values. A person or place must also fit the sentence's facts
-    (role, era, gender, nationality, country; :mod:`halluforge.families.shared.facts`), and a
-    proposed one must be a known entity. ``knowledge`` off skips the table and those checks.
+    The model proposes first; then, for a person, an invented name of the gold person's
+    nationality and gender (:mod:`halluforge.families.shared.invented`); for a person or a
+    place, the entity table's donors of the answer's fine kind; then a date or number shifted
+    a little; then a same-type value of the same shape from the pool of every input's values
+    (for an "other" answer, never a known person or place). A person or place must also fit
+    the sentence's facts (role, era, gender, nationality, country;
+    :mod:`halluforge.families.shared.facts`), and a proposed one must be a known entity.
+    ``knowledge`` off skips the table, the invented names and those checks.
     """
     judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
     kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
@@ -276,9 +295,15 @@ async def counterfactual_answer(
             return candidate, FieldProvenance(
                 path="llm", method=template.name, attempts=attempts, rejected=rejected
             )
+    facts = judge.facts(paragraph, gold, question, kind) if checked else None
+    table = judge.table()
+    # a person nobody knows first: a real donor's own life clashes with the passage (:mod:`.invented`)
+    invented = judge.invented_person(question, gold, kind, paragraph, facts, rng, [], rejected)
+    if invented is not None:
+        return invented, FieldProvenance(
+            path="fallback", method="invented", attempts=attempts, rejected=rejected
+        )
     if checked:  # the entity table's donors of the fine kind, the likeliest to fit first
-        facts = judge.facts(paragraph, gold, question, kind)
-        table = judge.table()
         names = table_donors(kind, facts, gold, table) if facts is not None and table is not None else []
         for name in names:
             clean = judge.reject_answer(name, gold, answer_type, question, paragraph) is None
@@ -288,11 +313,29 @@ async def counterfactual_answer(
                 )
                 return name, prov
     shaped = answer_type in ("date", "number")
-    # dates and numbers: a shifted value first (an unrelated value of the same kind and size)
-    new = perturb_answer(gold[0], answer_type, rng) if shaped else None
     method = "perturb"
-    if new is not None and judge.reject_answer(new, gold, answer_type, question, paragraph) is not None:
-        new = None
+    new = None
+    # dates and numbers: a value shifted a little, checked like the answer swap's (window, form,
+    # the passage's other dates and figures), before an unrelated value of the same kind and size
+    for _ in range(PERTURB_DRAWS if shaped else 0):
+        shifted = perturb_answer(gold[0], answer_type, rng)
+        if (
+            shifted is not None
+            and judge.implausible(shifted, gold, answer_type, paragraph, shaped=True, question=question)
+            is None
+        ):
+            new = shifted
+            break
+
+    def same_sort(candidate: str) -> str | None:
+        # an "other" answer (a company, a mission, a volcano) is never swapped for a known person
+        # or place, nor a known person or place for a thing
+        if table is None or answer_type != "other":
+            return None
+        if _known_sort(candidate, table) != _known_sort(gold[0], table):
+            return f"{candidate!r} is not the same sort of thing as {gold[0]!r} (entity table)"
+        return None
+
     if new is None:
         new, method = (
             draw_pool_answer(
@@ -302,19 +345,16 @@ async def counterfactual_answer(
                 rng,
                 avoid_in=paragraph,
                 like=gold[0] if shaped else None,
-                accept=fits,
+                accept=lambda c: fits(c) or same_sort(c),
             ),
             "pool",
         )
+    if new is None and not shaped:
+        new = draw_pool_answer(
+            answer_type, pool, gold, rng, avoid_in=paragraph, accept=lambda c: fits(c) or same_sort(c)
+        )
     if new is None:
-        new, method = draw_pool_answer(answer_type, pool, gold, rng, avoid_in=paragraph, accept=fits), "pool"
-    if new is None and answer_type == "other":
-        # a name asked with "what" ("What was the last emperor ...?") is typed "other":
-        # take a name for a name-like answer, else any other phrase of the pool's names
-        coarse: AnswerType = "person" if name_like(gold[0]) else "place"
-        new, method = draw_pool_answer(coarse, pool, gold, rng, avoid_in=paragraph), f"pool:{coarse}"
-    if new is None:
-        rejected.append(f"no {answer_type} answer in the pool")
+        rejected.append(f"no {answer_type} answer in the pool fits the sentence")
     return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)
 
 

@@ -215,4 +215,29 @@ def describe(answer_type: AnswerType) -> str:
     }[answer_type]
 
 
-__all__ = ["ANSWER_TYPES", "AnswerType", "classify_answer", "describe", "form_type", "looks_like_name"]
+def proper_name(text: str) -> bool:
+    """Whether an answer is written as a proper name ("the Nile", "Au") rather than a common noun."""
+    words = text.split()
+    if words and words[0].lower() in ("the", "a", "an") and len(words) > 1:
+        words = words[1:]
+    return bool(words) and words[0][:1].isupper()
+
+
+def is_title(text: str) -> bool:
+    """Every word capitalised, small linking words aside: "HMS Beagle", "Leonardo da Vinci"."""
+    small = {"a", "an", "and", "da", "de", "del", "der", "di", "du", "for", "in", "la", "le", "of", "on"}
+    small |= {"the", "to", "van", "von"}
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
+
+
+__all__ = [
+    "ANSWER_TYPES",
+    "AnswerType",
+    "classify_answer",
+    "describe",
+    "form_type",
+    "is_title",
+    "looks_like_name",
+    "proper_name",
+]

@@ -59,12 +59,12 @@ if TYPE_CHECKING:
 REFUSED = "fact check"
 #: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
 _YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
-_FEMALE = re.compile(
+FEMALE_WORDS = re.compile(
     r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
     r"mother|daughter|wife|sister|duchess|heroine)\b",
     re.I,
 )
-_MALE = re.compile(
+MALE_WORDS = re.compile(
     r"\b(?:he|his|him|himself|men'?s|man|gentlemen'?s|king|prince|emperor|boys'?|father|son|"
     r"husband|brother|duke|hero)\b",
     re.I,
@@ -151,7 +151,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             elif fine:
                 facts.groups = frozenset({fine})
         context = gender_context(evidence, gold, question) if sentence else question
-        female, male = gender_cues(_FEMALE, context), gender_cues(_MALE, context)
+        female, male = gender_cues(FEMALE_WORDS, context), gender_cues(MALE_WORDS, context)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
         # a demonym next to the answer ("the Scottish physician"): mapped to its country when

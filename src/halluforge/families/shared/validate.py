@@ -263,6 +263,12 @@ def answer_shape(answer: str) -> str:
 
 
 _MONTH_RE = re.compile(rf"\b({MONTH_NAME_PATTERN})\b", re.I)
+#: the day of a full date, either way round: "15 August 2021", "August 15, 2021"
+_DAY_RE = re.compile(
+    rf"(?:\b(?P<day>[0-3]?\d)\s+(?:{MONTH_NAME_PATTERN})\b"
+    rf"|\b(?:{MONTH_NAME_PATTERN})\s+(?P<day2>[0-3]?\d)\b)",
+    re.I,
+)
 _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
 _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
@@ -275,7 +281,9 @@ def _shift(value: int, answer_type: AnswerType, rng: random.Random) -> int:
         return value + step if value + step <= 2100 else value - abs(step)
     if value < 13:
         return rng.choice([n for n in range(1, 13) if n != value])
-    factor = rng.choice((0.5, 0.6, 0.75, 1.25, 1.5, 2.0, 3.0))
+    # a tenth to a quarter off: the passage's other figures (a total, a share, "short of 272")
+    # still hold around it; halving or tripling broke them in two of three blind-read numbers
+    factor = rng.choice((0.75, 0.8, 0.85, 0.9, 1.1, 1.15, 1.2, 1.25))
     shifted = round(value * factor)
     digits = len(str(shifted))
     if digits > 2:  # keep the original precision: 1,500 -> 3,000, not 2,997
@@ -290,13 +298,29 @@ def perturbable(answer: str) -> bool:
 
 
 def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> str | None:
-    """A changed date or number (another month, a shifted year or amount), or None if none applies."""
+    """A changed date or number, or None if none applies.
+
+    A full date moves a few days within its month ("15 August 2021" -> "11 August 2021"); a
+    month and year moves one or two months within the year; a year or an amount is shifted.
+    Small moves keep the passage's other dates and figures ("later that month", "the last
+    troops left on 30 August") true around the new value.
+    """
     if answer_type not in ("date", "number"):
         return None
+    day = _DAY_RE.search(answer)
+    if day and answer_type == "date":
+        group = "day" if day.group("day") else "day2"
+        value = int(day.group(group))
+        days = [d for d in range(max(1, value - 9), min(28, value + 9) + 1) if d != value]
+        if days:
+            return answer[: day.start(group)] + str(rng.choice(days)) + answer[day.end(group) :]
     month = _MONTH_RE.search(answer)
     if month:
         current = month.group(1).lower()
-        other = rng.choice([m for m in MONTH_NAMES if m.lower() != current])
+        names = [m.lower() for m in MONTH_NAMES]
+        at = names.index(current) if current in names else 0
+        near = [MONTH_NAMES[i] for i in range(max(0, at - 2), min(12, at + 3)) if i != at]
+        other = rng.choice(near or [m for m in MONTH_NAMES if m.lower() != current])
         other = other.lower() if month.group(1).islower() else other
         return answer[: month.start()] + other + answer[month.end() :]
     number = _INT_RE.search(answer)

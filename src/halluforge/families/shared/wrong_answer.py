@@ -12,10 +12,11 @@ one set of checks every such answer passes, wherever it came from:
   believable window and written like the gold answer, no contradiction with the rest of the
   passage (:mod:`.conflicts`);
 
-and the **fallback chain** (:meth:`WrongAnswer.choose`): a shifted date or number, the
-same-kind answers of the most similar questions (MiniLM neighbours, :mod:`.donors`), then the
-kind pool. :func:`ask_attempt` and :func:`propose_answer` are the seeded ask-and-check loop
-every family's generator-model step uses.
+and the **fallback chain** (:meth:`WrongAnswer.choose`): a shifted date or number, an
+invented person (:mod:`.invented`), the same-kind answers of the entity table and of the most
+similar questions (MiniLM neighbours, :mod:`.donors`), then the kind pool. :func:`ask_attempt`
+and :func:`propose_answer` are the seeded ask-and-check loop every family's generator-model
+step uses.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from halluforge.families.shared.answer_types import (
     AnswerType,
     classify_answer,
     form_type,
+    is_title,
     looks_like_name,
+    proper_name,
 )
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.donors import (
@@ -48,6 +51,7 @@ from halluforge.families.shared.facts import (
     table_donors,
     table_member,
 )
+from halluforge.families.shared.invented import invented_names
 from halluforge.families.shared.kinds import (
     FEMALE,
     GROUP_SUFFIX,
@@ -89,7 +93,7 @@ _META = re.compile(
 #: start of the skip reason when no wrong answer passes the plausibility check
 NO_PLAUSIBLE = "no plausible wrong answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
-_PERTURB_DRAWS = 16
+PERTURB_DRAWS = 16
 
 
 class WrongAnswer:
@@ -109,6 +113,7 @@ class WrongAnswer:
         neighbour_min_examples: int = 20,
         option_prefix: str = "families",
         knowledge: bool = True,
+        invent_people: bool = True,
     ) -> None:
         self.max_answer_words = max_answer_words
         self.max_attempts = max_attempts
@@ -116,6 +121,9 @@ class WrongAnswer:
         self.neighbour_min_examples = neighbour_min_examples
         self.option_prefix = option_prefix
         self.knowledge = knowledge
+        self.invent_people = invent_people
+        #: what each invented name was read from (country, gender), for the case's metadata
+        self._invented: dict[str, dict[str, str]] = {}
         self._facts: dict[tuple[str, tuple[str, ...], str, str], Facts] = {}
 
     def table(self) -> EntityTable | None:
@@ -206,6 +214,7 @@ class WrongAnswer:
         *,
         shaped: bool = False,
         question: str | None = None,
+        invented: bool = False,
     ) -> str | None:
         """The plausibility check every wrong answer passes, from the LLM or a fallback.
 
@@ -217,7 +226,8 @@ class WrongAnswer:
         not already in the evidence, and not contradicting the rest of the passage (a date that
         keeps its order against the passage's other dates, a noun that agrees with the verb
         after the gold answer; :func:`halluforge.families.shared.conflicts.conflict`). Returns the
-        reason it fails, or None.
+        reason it fails, or None. An ``invented`` person (:mod:`.invented`) is of the kind by
+        construction: it is not asked to be a known member of it.
         """
         ok, reason = check_differs(candidate, gold)
         if not ok:
@@ -244,8 +254,10 @@ class WrongAnswer:
             return conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
-        member = is_member(candidate, kind, dataset) or self._in_table(
-            candidate, gold, kind, evidence, question
+        member = (
+            invented
+            or is_member(candidate, kind, dataset)
+            or self._in_table(candidate, gold, kind, evidence, question)
         )
         # a group kind ("thing:cat family") wants a known member even when none is known
         if ":" in kind and (has_members(kind, dataset) or kind.endswith(GROUP_SUFFIX)) and not member:
@@ -253,9 +265,9 @@ class WrongAnswer:
         if kind.startswith("person") and not member and not looks_like_name(candidate, single=True):
             return f"{candidate!r} does not look like a person's name"
         female = kind.startswith("person") and bool(question) and wants_female(question or "")
-        if female and not is_member(candidate, FEMALE, dataset):
+        if female and not invented and not is_member(candidate, FEMALE, dataset):
             return f"{candidate!r} is not known to be a woman, as the question asks"
-        if _proper(gold[0]) != _proper(candidate):
+        if proper_name(gold[0]) != proper_name(candidate):
             return (
                 f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
             )
@@ -291,7 +303,7 @@ class WrongAnswer:
                 return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
             if gold[0][:1].isupper() and not candidate[:1].isupper():
                 return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
-            if _is_title(gold[0]) and not _is_title(candidate):
+            if is_title(gold[0]) and not is_title(candidate):
                 return f"proposal {candidate!r} is not a name like the gold answer {gold[0]!r}"
             if answer_type == "person" and not looks_like_name(candidate, single=True):
                 return f"proposal {candidate!r} does not look like a person's name"
@@ -312,9 +324,10 @@ class WrongAnswer:
     ) -> tuple[str | None, FieldProvenance]:
         """A wrong answer for ``example``: the model's proposal if it passes, else the rule fallbacks.
 
-        Fallbacks, best first: a date or number shifted within a plausible window; the nearest
-        question's answer of the same kind; any answer of the same kind in the dataset, then in
-        the bundled lexicon. Returns None with the reasons when nothing passes.
+        Fallbacks, best first: a date or number shifted a little; for a person, an invented
+        name of the gold's nationality and gender; the table's or nearest question's answer of
+        the same kind; any answer of the same kind in the dataset, then in the bundled lexicon.
+        Returns None with the reasons when nothing passes.
         """
         rejected: list[str] = []
         attempts = 0
@@ -348,16 +361,14 @@ class WrongAnswer:
                 answer, gold, kind, evidence, pool, shaped=True, question=example.question
             )
 
-        # fallbacks, best first (docs/families/answer_swap.md): a date or number shifted within a
-        # plausible window; the nearest question's answer of the same kind; any answer of the
-        # same kind in the dataset, then in the bundled lexicon
+        # fallbacks, best first (docs/families/answer_swap.md; see the docstring)
         if kind in ("date", "number"):
             # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
             base = next(iter(written_forms(evidence, gold)), gold[0]) if kind == "date" else gold[0]
             # a number in words the shift cannot write ("eighteen") is shifted as digits, then spelled
             value = None if kind == "date" or perturbable(base) else number_value(base)
             digits = str(int(value)) if value is not None and value.is_integer() else None
-            for _ in range(_PERTURB_DRAWS):
+            for _ in range(PERTURB_DRAWS):
                 perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
                 if digits is not None and perturbed is not None:
                     perturbed = spell_number(int(perturbed))
@@ -367,13 +378,17 @@ class WrongAnswer:
                     return fallback("perturb", perturbed)
         facts = self.facts(evidence, gold, example.question, kind)
         table = self.table()
+        refusals: list[str] = []
+        # a person nobody knows before any real one: a real donor clashes with the gold's life
+        new = self.invented_person(example.question, gold, kind, evidence, facts, rng, refusals, rejected)
+        if new is not None:
+            return fallback("invented", new)
         known = facts is not None and (facts.gold or facts.gold_place or facts.gold_country)
         from_table = (
             [[name, "entity_table"] for name in table_donors(kind, facts, gold, table)]
             if facts is not None and table is not None
             else []
         )
-        refusals: list[str] = []
         # the table's donors first when it knows the gold entity (every fact can be checked)
         for source in ("table", "neighbour") if known else ("neighbour", "table"):
             if source == "neighbour" and neighbours.reason is not None:
@@ -395,6 +410,45 @@ class WrongAnswer:
             rejected.append(f"{REFUSED}s refused donors: {summary}")
         rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
+
+    def invented_person(
+        self,
+        question: str,
+        gold: list[str],
+        kind: Kind,
+        evidence: str,
+        facts: Facts | None,
+        rng: random.Random,
+        refusals: list[str],
+        rejected: list[str],
+    ) -> str | None:
+        """An invented name for a person answer that passes :meth:`implausible`, or None.
+
+        Off with ``invent_people`` or ``knowledge``; the reason nothing was invented (no
+        nationality to read, no names of that country) goes to ``rejected``.
+        """
+        table = self.table()
+        if not self.invent_people or not kind.startswith("person") or facts is None or table is None:
+            return None
+        gender = "female" if wants_female(question) else None
+        names, info = invented_names(facts, evidence, gold, question, table, rng, gender=gender)
+        if not names:
+            rejected.append(info.get("invented", "no invented name"))
+        for name in names:
+            reason = self.implausible(
+                name, gold, kind, evidence, shaped=True, question=question, invented=True
+            )
+            if reason is None:
+                if len(self._invented) > 256:
+                    self._invented.clear()
+                self._invented[name] = info
+                return name
+            refusals.append(reason)
+        return None
+
+    def invented_from(self, name: str) -> dict[str, str] | None:
+        """What an invented name was read from (country, its source, gender), or None if not invented."""
+        return self._invented.get(name)
 
     def donors_key(self) -> str:
         """The key of the donors in ``ForgeContext.resources`` (it names the options they depend on)."""
@@ -430,20 +484,4 @@ def _noted(reason: str | None, into: list[str]) -> str | None:
     return reason
 
 
-def _proper(text: str) -> bool:
-    """Whether an answer is written as a proper name ("the Nile", "Au") rather than a common noun."""
-    words = text.split()
-    if words and words[0].lower() in ("the", "a", "an") and len(words) > 1:
-        words = words[1:]
-    return bool(words) and words[0][:1].isupper()
-
-
-def _is_title(text: str) -> bool:
-    """Every word capitalised, small linking words aside: "HMS Beagle", "Leonardo da Vinci"."""
-    small = {"a", "an", "and", "da", "de", "del", "der", "di", "du", "for", "in", "la", "le", "of", "on"}
-    small |= {"the", "to", "van", "von"}
-    words = [w for w in text.split() if w[:1].isalpha()]
-    return bool(words) and all(w[0].isupper() or w.lower() in small for w in words)
-
-
-__all__ = ["NO_PLAUSIBLE", "WrongAnswer", "ask_attempt", "propose_answer"]
+__all__ = ["NO_PLAUSIBLE", "PERTURB_DRAWS", "WrongAnswer", "ask_attempt", "propose_answer"]

@@ -323,7 +323,9 @@ async def test_bundled_sample_stays_valid_when_the_llm_writes_garbage() -> None:
     pool = build_kind_pool(examples)
     for case in cases:  # every swap keeps its fine kind, and numbers and dates stay near the gold one
         kind, old, new = case.metadata["answer_kind"], case.original_answers[0], case.expected[0]
-        if ":" in kind:  # a known member: the lexicon's, the dataset's or the entity table's
+        if "invented" in case.metadata:  # an invented person: a name the table does not know
+            assert kind.startswith("person") and gen.wrong.table().person(new) is None  # type: ignore[union-attr]
+        elif ":" in kind:  # a known member: the lexicon's, the dataset's or the entity table's
             question, evidence = case.question, case.original_context or ""
             known = gen.wrong._in_table(new, case.original_answers, kind, evidence, question)
             assert is_member(new, kind, pool) or known, (kind, old, new)
@@ -458,8 +460,23 @@ async def test_a_donor_must_fit_the_role_the_passage_gives() -> None:
     assert kind == "person:architect"
     found = swap.wrong.implausible("Albert Einstein", builder.answers, kind, builder.evidence or "")
     assert found is not None and "not a known architect" in found
-    case = await forge(builder, context(None))
+    case = await forge(builder, context(None), invent_people=False)
     assert isinstance(case, TestCase) and case.expected[0] in lexicon()["person:architect"]
+
+
+async def test_a_person_is_swapped_for_an_invented_name_of_the_passage_nationality() -> None:
+    """The Danish architect becomes a person nobody knows with a Danish name, recorded on the case."""
+    from halluforge.knowledge.names import name_stocks
+    from halluforge.knowledge.table import entity_table
+
+    case = await forge(_architect(), context(None))
+    assert isinstance(case, TestCase) and case.provenance.fields["expected"].method == "invented"
+    new = case.expected[0]
+    assert case.metadata["invented"] == {"country": "Denmark", "country_from": "demonym", "gender": "either"}
+    first, last = new.split()
+    assert name_stocks()["da_DK"].holds(first, last) == 2
+    assert entity_table().person(new) is None and case.context is not None
+    assert case.context == f"The town hall was planned by the young Danish architect {new} in 1901."
 
 
 async def test_a_group_the_passage_names_takes_only_its_members_or_skips() -> None:

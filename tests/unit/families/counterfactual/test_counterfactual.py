@@ -7,6 +7,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -406,23 +407,40 @@ def test_pool_types_term_values_by_form() -> None:
     assert "1959" in pool["date"]
 
 
-def test_name_typed_other_falls_back_to_a_person_from_the_pool() -> None:
+def _other_answer(pool: dict[str, list[str]], gold: str, question: str) -> tuple[str | None, Any]:
     generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
-    ctx = ForgeContext(llm=None)
-    question = "What was the last emperor of the Fall of Constantinople?"
-    pool = {**POOL, "other": []}
     template = generator.templates()["counterfactual/edit_answer"]
-    new, prov = asyncio.run(
+    return asyncio.run(
         counterfactual_answer(
             question,
-            ["Constantine XI"],
+            [gold],
             "other",
             "text",
-            ctx,
+            ForgeContext(llm=None),
             random.Random(0),
             template,
             pool,
             max_attempts=1,
         )
     )
-    assert new == "Horatio Nelson" and prov.method == "pool:person"
+
+
+def test_an_other_answer_never_borrows_a_person_or_a_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thing's counterfactual is another thing: a known person or place in the pool is refused,
+    and with no thing left the answer is missing with its reason, not a person's name."""
+    import halluforge.knowledge.table as tables
+    from halluforge.knowledge.table import Entity, EntityTable
+
+    table = EntityTable.of(
+        [Entity("Roger Federer", "person", "Swiss tennis player (born 1981)"), Entity("Oslo", "place")]
+    )
+    monkeypatch.setattr(tables, "entity_table", lambda: table)
+    question = "Which payments company collapsed in 2020?"
+    pool = {**POOL, "other": ["Roger Federer", "Oslo", "Acme Payments"]}
+    new, prov = _other_answer(pool, "Wirecard", question)
+    assert new == "Acme Payments" and prov.method == "pool"
+    new, prov = _other_answer({**pool, "other": ["Roger Federer", "Oslo"]}, "Wirecard", question)
+    assert new is None and "no other answer in the pool fits the sentence" in prov.rejected
+    # before, a name typed "other" fell back to any person of the pool: now nothing is borrowed
+    new, _ = _other_answer({**POOL, "other": []}, "Constantine XI", "What was the last emperor of Rome?")
+    assert new is None

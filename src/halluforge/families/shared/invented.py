@@ -1,0 +1,175 @@
+"""An invented person for a person answer: a name of the gold person's nationality and gender.
+
+The ``invented`` path of :class:`~halluforge.families.shared.wrong_answer.WrongAnswer` and of
+RECALL's counterfactual answers. Why invent rather than borrow a real person: see
+:mod:`halluforge.knowledge.names`. The passage keeps every detail of the gold person's life
+(birth year, home town, works), so the new name must only fit what the passage says of its
+bearer:
+
+- **nationality**: the demonym next to the answer ("the Norwegian playwright"), else the gold
+  person's nationality in the entity table, else the country the sentences about the answer
+  name most ("Born in Haugesund on Norway's west coast"), else the country of the name's own
+  stock (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country
+  whose names Faker holds only in another script, nothing is invented;
+- **gender**: the pronouns and gendered words around the answer (one side only, else a clear
+  majority), else the gold person's (table description or first name), else either;
+- **not real**: a name the entity table knows as a person, or any of whose words the passage
+  already holds, is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from halluforge.families.shared.facts import FEMALE_WORDS, MALE_WORDS
+from halluforge.families.shared.mentions import WORD, about_answer, gender_context, gender_cues
+from halluforge.knowledge.describe import country_pattern
+from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
+from halluforge.knowledge.table import CITY_TYPES
+from halluforge.textkit.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from halluforge.families.shared.facts import Facts
+    from halluforge.knowledge.table import EntityTable
+
+#: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
+_DRAWS = 8
+
+
+#: a gendered word of one side must outnumber the other's this many times ("she ... her father")
+_GENDER_MAJORITY = 2
+
+
+#: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
+_BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
+#: a city counts only after a word that places something in it ("in Nairobi", "near Poznań")
+_PLACING = frozenset({"in", "near", "at", "from", "of"})
+
+
+def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Each country a text names, with its weight.
+
+    A demonym before a common noun ("the Kenyan runner") counts two, one before a name ("the
+    Swedish Academy") none; any other mention counts one: a country's name, a demonym, a city
+    the table places, after a word that places something in it ("in Nairobi").
+    """
+    found: list[tuple[str, int]] = []
+    words = WORD.findall(text)
+    for i, word in enumerate(words):
+        if not word[:1].isupper():
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        country = table.demonyms.get(word.lower())
+        if country is not None:
+            found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
+            continue
+        placed = i > 0 and words[i - 1].lower() in _PLACING
+        city = table.place(word, CITY_TYPES) if placed else None
+        if city is not None and city.country is not None:
+            found.append((city.country, 1))
+    found += [(table.country_names[m.group(0)], 1) for m in country_pattern(names).finditer(text.lower())]
+    return found
+
+
+def home_country(
+    facts: Facts, evidence: str, gold: list[str], question: str, table: EntityTable
+) -> tuple[str | None, str]:
+    """The country whose names fit the gold person, and where it was read (see the module docstring).
+
+    In the passage, the countries the sentences about the answer name are counted
+    (:func:`_countries_named`: "the Polish poet", "Norway's west coast", "near Poznań"), a
+    birthplace ("born in Ipoh, Malaysia") two more times; a demonym of the question ("which
+    polish poet") counts two.
+    """
+    if facts.demonym_country:
+        return facts.demonym_country, "demonym"
+    if facts.gold is not None and facts.gold.nationality:
+        return facts.gold.nationality, "table"
+    counts: Counter[str] = Counter()
+    for word in WORD.findall(question):
+        if (country := table.demonyms.get(word.lower())) is not None:
+            counts[country] += 2
+    names = tuple(sorted(n for n in table.country_names if len(n) > 3))
+    about = set(about_answer(evidence, gold))
+    for start, end in sentence_spans(evidence):
+        sentence = evidence[start:end]
+        for country, weight in _countries_named(sentence, table, names):
+            # outside the sentences about the answer, only "the Kenyan runner" speaks of a person
+            if sentence in about or weight == 2:
+                counts[country] += weight
+        for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
+            for country, _ in _countries_named(f"in {born.group(1)}", table, names):
+                counts[country] += 2
+    if counts:
+        return counts.most_common(1)[0][0], "passage"
+    by_code = {str(i.get("iso2")): name for name, i in table.countries.items() if i.get("iso2")}
+    origins = {by_code.get(s.country_code or "") for s in name_origin(gold[0])} - {None}
+    if len(origins) == 1:
+        return origins.pop(), "name"
+    return None, "unknown"
+
+
+def person_gender(
+    facts: Facts, evidence: str, gold: list[str], question: str, table: EntityTable
+) -> str | None:
+    """The gold person's gender, or None when nothing tells it.
+
+    The context's when only one side's words occur; else a clear majority of its gendered
+    words ("the first woman ... she ... her father"); else the table's.
+    """
+    if facts.gender is not None:
+        return facts.gender
+    context = gender_context(evidence, gold, question)
+    female, male = gender_cues(FEMALE_WORDS, context), gender_cues(MALE_WORDS, context)
+    if female >= _GENDER_MAJORITY * max(male, 1) and female > male:
+        return "female"
+    if male >= _GENDER_MAJORITY * max(female, 1) and male > female:
+        return "male"
+    return table.gender(gold[0])
+
+
+def invented_names(
+    facts: Facts,
+    evidence: str,
+    gold: list[str],
+    question: str,
+    table: EntityTable,
+    rng: random.Random,
+    *,
+    gender: str | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """Up to a few invented names for the gold person, best first, and what they were read from.
+
+    ``gender`` overrides what the passage says (the question asks for a woman). The second
+    value is recorded on the forged case (``country``, ``country_from``, ``gender``) or, when
+    the list is empty, says why nothing was invented.
+    """
+    country, source = home_country(facts, evidence, gold, question, table)
+    if country is None:
+        return [], {"invented": "no nationality in the passage, table or name"}
+    stocks = stocks_of_country(country, table)
+    if not stocks:
+        return [], {"invented": f"no Latin-script names of {country} in Faker"}
+    gender = gender or person_gender(facts, evidence, gold, question, table)
+    family_first = any(surname_first(gold[0], s) for s in stocks)
+    held = {w.casefold() for w in WORD.findall(evidence)}
+    found: list[str] = []
+    for _ in range(_DRAWS):
+        drawn = invent_person(stocks, gender, rng, family_first=family_first)
+        if drawn is None:
+            break
+        name = drawn[0]
+        if table.person(name) is not None or any(w.casefold() in held for w in name.split()):
+            continue
+        if name not in found:
+            found.append(name)
+        if len(found) >= 3:
+            break
+    info = {"country": country, "country_from": source, "gender": gender or "either"}
+    return found, info
+
+
+__all__ = ["home_country", "invented_names", "person_gender"]

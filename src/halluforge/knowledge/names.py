@@ -1,0 +1,204 @@
+"""Invented people: names of one nationality and gender, from Faker's per-locale name lists.
+
+A swapped-in *famous* person is rarely believable: the rest of the passage describes the gold
+person (birth year, home town, best-known work), and a reader knows the famous donor's own
+life. Three blind held-out readings found 1 plausible case in 54 whose person donor came from
+the entity table, the dataset's other answers or the neighbours (``docs/families/answer_swap.md``).
+A person nobody has heard of clashes with nothing a reader knows, as long as the name fits the
+passage: the same nationality (a Norwegian playwright gets a Norwegian name) and the same
+gender as the pronouns say.
+
+The names are the first and last names of Faker's person providers (MIT), one
+:class:`NameStock` per locale whose names are in Latin script (Japanese and Chinese through
+their romanised lists). A country finds its stocks by ISO code (``no_NO`` for Norway); a
+country with none takes the stocks of a locale of its first language in the same region
+(``en_NZ`` for Australia); a country whose names Faker holds only in another script (Russia,
+Korea) finds none, and no name is invented.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import random
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import EntityTable
+
+#: a stock needs this many names of a gender (and of surnames) to be drawn from
+_MIN_NAMES = 20
+
+
+@dataclass(frozen=True)
+class NameStock:
+    """One Faker locale's first names by gender and last names, each with its weight."""
+
+    locale: str
+    first: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
+    last: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
+
+    @property
+    def country_code(self) -> str | None:
+        """The locale's ISO 3166 alpha-2 country ("NO" of ``no_NO``), None for a bare language."""
+        _, _, code = self.locale.partition("_")
+        return code or None
+
+    @property
+    def language(self) -> str:
+        """The locale's language code ("no" of ``no_NO``)."""
+        return self.locale.partition("_")[0]
+
+    def holds(self, first: str | None, last: str | None) -> int:
+        """How many of a name's first and last word this stock lists (0, 1 or 2)."""
+        found = 0
+        if first is not None and any(first in names for names, _ in self.first.values()):
+            found += 1
+        if last is not None and any(last in names for names, _ in self.last.values()):
+            found += 1
+        return found
+
+    def invent(self, gender: str, rng: random.Random) -> tuple[str, str]:
+        """A first and a last name of ``gender``, drawn by the locale's weights."""
+        firsts, first_weights = self.first[gender]
+        lasts, last_weights = self.last.get(gender) or self.last["any"]
+        first = rng.choices(firsts, weights=first_weights)[0]
+        last = rng.choices(lasts, weights=last_weights)[0]
+        return first, last
+
+
+def _latin(name: str) -> bool:
+    """A name written in Latin letters only (accents, apostrophes and hyphens allowed)."""
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and all("LATIN" in unicodedata.name(c, "") for c in letters) and " " not in name
+
+
+def _listed(value: Any) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Faker's names as (names, weights): a weighted mapping keeps its weights, a list weighs 1 each."""
+    if isinstance(value, dict):
+        pairs = [(str(n), float(w)) for n, w in value.items()]
+    elif isinstance(value, (list, tuple)):
+        pairs = [(str(n[2]) if isinstance(n, tuple) else str(n), 1.0) for n in value]
+    else:
+        return (), ()
+    # Taiwan's romanised names are upper case ("CHIA-HAO"): written as a name is in running text
+    kept = {(n.title() if n.isupper() else n): w for n, w in pairs if _latin(n)}
+    return tuple(kept), tuple(kept.values())
+
+
+def _stock(locale: str, provider: Any) -> NameStock | None:
+    """The locale's Latin-script names, or None when it has too few of either gender or of surnames."""
+    first: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
+    last: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
+    for gender in ("male", "female"):
+        # Japanese lists pair each name with its kana and romaji; the romaji is the third part
+        attributes = (
+            f"first_name_{gender}_pairs",
+            f"first_romanized_names_{gender}",
+            f"first_names_{gender}",
+            "first_romanized_names",  # Chinese romanised given names carry no gender
+        )
+        for attribute in attributes:
+            names = _listed(getattr(provider, attribute, None))
+            if len(names[0]) >= _MIN_NAMES:
+                first[gender] = names
+                break
+        names = _listed(getattr(provider, f"last_names_{gender}", None))
+        if len(names[0]) >= _MIN_NAMES:
+            last[gender] = names
+    for attribute in ("last_name_pairs", "last_romanized_names", "last_names", "unisex_last_names"):
+        names = _listed(getattr(provider, attribute, None))
+        if len(names[0]) >= _MIN_NAMES:
+            last["any"] = names
+            break
+    if set(first) != {"male", "female"} or not last:
+        return None
+    if "any" not in last and set(last) != {"male", "female"}:
+        return None
+    return NameStock(locale=locale, first=first, last=last)
+
+
+@functools.lru_cache(maxsize=1)
+def name_stocks() -> dict[str, NameStock]:
+    """Every Faker locale with enough Latin-script names of both genders, by locale (empty without Faker)."""
+    try:
+        import faker.providers.person as people
+    except ImportError:
+        return {}
+    stocks: dict[str, NameStock] = {}
+    for module in pkgutil.iter_modules(people.__path__):
+        provider = getattr(importlib.import_module(f"faker.providers.person.{module.name}"), "Provider", None)
+        stock = _stock(module.name, provider) if provider is not None else None
+        if stock is not None and stock.country_code is not None:
+            stocks[module.name] = stock
+    return stocks
+
+
+def stocks_of_country(
+    country: str, table: EntityTable, stocks: dict[str, NameStock] | None = None
+) -> list[NameStock]:
+    """The stocks whose names are a ``country``'s: its own locales, else its language's in its region."""
+    stocks = stocks if stocks is not None else name_stocks()
+    info = table.countries.get(country) or {}
+    code = info.get("iso2")
+    languages = [str(language) for language in info.get("languages") or []]
+    # a locale of the country in one of its languages ("es_CA" lists Spanish names, not Canada's)
+    own = [s for s in stocks.values() if code and s.country_code == code and s.language in languages]
+    if languages and not any(s.language == languages[0] for s in own):
+        # the first language has no locale of this country: its locales in the same region
+        region = info.get("region")
+        by_code = {str(i.get("iso2")): name for name, i in table.countries.items() if i.get("iso2")}
+        own += [
+            s
+            for s in stocks.values()
+            if s.language == languages[0] and table.region(by_code.get(s.country_code or "")) == region
+        ]
+    return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
+
+
+def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[NameStock]:
+    """The stocks a person's name most likely comes from ("Katalin Nagy": hu_HU), or none.
+
+    The stocks listing both its first and its last word (either order: "Wang Wei" writes the
+    surname first); else those listing its surname, when they all share one country. Empty
+    otherwise: a first name alone is shared by too many countries to tell a nationality.
+    """
+    words = name.split()
+    if len(words) < 2:
+        return []
+    first, last = words[0], words[-1]
+    every = list(stocks if stocks is not None else name_stocks().values())
+    both = [s for s in every if s.holds(first, last) == 2 or s.holds(last, first) == 2]
+    if both:
+        return sorted(both, key=lambda s: s.locale)
+    surname = [s for s in every if s.holds(None, last)]
+    if len({s.country_code for s in surname}) == 1:
+        return sorted(surname, key=lambda s: s.locale)
+    return []
+
+
+def surname_first(name: str, stock: NameStock) -> bool:
+    """Whether ``name`` is written surname first in this stock's names ("Wang Wei", not "Wei Wang")."""
+    words = name.split()
+    return len(words) >= 2 and stock.holds(words[-1], words[0]) == 2 and stock.holds(words[0], words[-1]) < 2
+
+
+def invent_person(
+    stocks: Sequence[NameStock], gender: str | None, rng: random.Random, *, family_first: bool = False
+) -> tuple[str, str] | None:
+    """A new name from one of ``stocks`` and the locale it came from, or None when there is no stock.
+
+    ``gender`` None draws one at random (the passage says nothing of it).
+    """
+    if not stocks:
+        return None
+    stock = stocks[rng.randrange(len(stocks))]
+    first, last = stock.invent(gender or rng.choice(("female", "male")), rng)
+    return (f"{last} {first}" if family_first else f"{first} {last}"), stock.locale
+
+
+__all__ = ["NameStock", "invent_person", "name_origin", "name_stocks", "stocks_of_country", "surname_first"]
