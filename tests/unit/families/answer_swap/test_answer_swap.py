@@ -338,7 +338,7 @@ async def test_bundled_sample_stays_valid_when_the_llm_writes_garbage() -> None:
         assert contains_answer(case.context or "", case.expected[0])
     methods = Counter(c.provenance.fields["expected"].method for c in cases)
     assert methods["answer_swap/propose"] == 0
-    assert set(methods) <= {"neighbour", "entity_table", "kind_pool", "kind_lexicon", "perturb"}
+    assert set(methods) <= {"neighbour", "entity_table", "kind_pool", "kind_lexicon", "perturb", "invented"}
     assert {c.provenance.fields["context"].method for c in cases} == {"span_replace"}
     types = Counter(c.metadata["answer_type"] for c in cases)
     # nine of the sample's counts are restated by their passage (4 suits x 13 ranks): skipped

@@ -1,0 +1,129 @@
+"""Invented people: a name of the passage's nationality and gender, never a real person's.
+
+Hand-made name stocks and tables, so each rule is seen on its own; one test reads Faker's real
+lists (Faker is a core dependency).
+"""
+
+from __future__ import annotations
+
+import random
+
+from halluforge.families.shared.facts import read_facts
+from halluforge.families.shared.invented import home_country, invented_names, person_gender
+from halluforge.knowledge.names import NameStock, invent_person, name_origin, name_stocks, stocks_of_country
+from halluforge.knowledge.table import Entity, EntityTable
+
+
+def _names(*names: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    return tuple(names), tuple(1.0 for _ in names)
+
+
+NORWAY = NameStock(
+    "no_NO",
+    first={"male": _names("Ola", "Per"), "female": _names("Kari", "Ingrid")},
+    last={"any": _names("Hansen", "Berg")},
+)
+KENYA = NameStock(
+    "en_KE",
+    first={"male": _names("Otieno"), "female": _names("Akinyi")},
+    last={"any": _names("Mwangi", "Kiprop")},
+)
+COUNTRIES = {
+    "Norway": {"region": "Europe", "iso2": "NO", "languages": ["no"]},
+    "Kenya": {"region": "Africa", "iso2": "KE", "languages": ["en", "sw"]},
+    "Uganda": {"region": "Africa", "iso2": "UG", "languages": ["en", "sw"]},
+    "Russia": {"region": "Europe", "iso2": "RU", "languages": ["ru"]},
+}
+
+
+def _table(*entities: Entity) -> EntityTable:
+    cities = [Entity("Bergen", "place", place_type="city", country="Norway")]
+    return EntityTable.of(
+        [*entities, *cities],
+        countries=COUNTRIES,
+        demonyms={"norwegian": "Norway", "kenyan": "Kenya", "swedish": "Sweden"},
+        first_names={"kari": "female", "ola": "male"},
+    )
+
+
+def test_a_country_takes_its_own_locale_else_its_language_in_its_region() -> None:
+    stocks = {"no_NO": NORWAY, "en_KE": KENYA}
+    table = _table()
+    assert stocks_of_country("Norway", table, stocks) == [NORWAY]
+    assert stocks_of_country("Uganda", table, stocks) == [KENYA]  # English in Africa
+    assert stocks_of_country("Russia", table, stocks) == []  # no Latin-script names: nothing
+
+
+def test_the_home_country_comes_from_a_demonym_a_birthplace_or_the_question() -> None:
+    table = _table()
+    gold = ["Kari Lunde"]
+    evidence = (
+        "The prize went to Kari Lunde. Born in Bergen, she writes plays. "
+        "The Swedish Academy praised her prose."
+    )
+    facts = read_facts(evidence, gold, "who won the prize", "person:writer", table)
+    # "Swedish Academy": a demonym before a name speaks of an institution, not of her
+    assert home_country(facts, evidence, gold, "who won the prize", table) == ("Norway", "passage")
+    facts = read_facts("Ola Dahl ran fastest.", ["Ola Dahl"], "which kenyan ran fastest", "person", table)
+    assert home_country(facts, "Ola Dahl ran fastest.", ["Ola Dahl"], "which kenyan ran fastest", table) == (
+        "Kenya",
+        "passage",
+    )
+    # else the name's own stock: "Ola Dahl" is listed by Faker's Norwegian names
+    alone = read_facts("Ola Dahl ran fastest.", ["Ola Dahl"], "who ran", "person", table)
+    assert home_country(alone, "Ola Dahl ran fastest.", ["Ola Dahl"], "who ran", table) == ("Norway", "name")
+    nothing = read_facts("Zork Quibble ran.", ["Zork Quibble"], "who ran", "person", table)
+    assert home_country(nothing, "Zork Quibble ran.", ["Zork Quibble"], "who ran", table) == (None, "unknown")
+
+
+def test_gender_follows_a_clear_majority_of_the_words_about_the_answer() -> None:
+    table = _table()
+    evidence = "Kari Lunde was the first woman admitted. She trained with her father."
+    gold = ["Kari Lunde"]
+    facts = read_facts(evidence, gold, "who was admitted", "person", table)
+    assert facts.gender is None  # "father" is a male word, so the context alone is not one-sided
+    assert person_gender(facts, evidence, gold, "who was admitted", table) == "female"
+
+
+def test_invented_names_fit_country_and_gender_and_are_no_real_person() -> None:
+    real = Entity("Per Hansen", "person", "Norwegian skier (born 1950)", born=1950, gender="male")
+    table = _table(real)
+    evidence = "The Norwegian playwright Ola Dahl won in 2023. He lives in Bergen."
+    gold = ["Ola Dahl"]
+    facts = read_facts(evidence, gold, "who won", "person:writer", table)
+    import halluforge.knowledge.names as names
+
+    original = names.name_stocks
+    names.name_stocks.cache_clear()
+    try:
+        names.name_stocks = lambda: {"no_NO": NORWAY, "en_KE": KENYA}  # type: ignore[assignment]
+        found, info = invented_names(facts, evidence, gold, "who won", table, random.Random(3))
+    finally:
+        names.name_stocks = original  # type: ignore[assignment]
+    assert info == {"country": "Norway", "country_from": "demonym", "gender": "male"}
+    assert found and all(n.split()[0] == "Per" or n.split()[0] == "Ola" for n in found)
+    assert "Per Hansen" not in found  # a real person of the table is drawn again
+    assert not any("Ola" in n for n in found)  # a word the passage holds is drawn again
+
+
+def test_no_nationality_means_nothing_is_invented() -> None:
+    table = _table()
+    found, info = invented_names(
+        read_facts("Zork Quibble won.", ["Zork Quibble"], "who won", "person", table),
+        "Zork Quibble won.",
+        ["Zork Quibble"],
+        "who won",
+        table,
+        random.Random(0),
+    )
+    assert found == [] and "no nationality" in info["invented"]
+
+
+def test_faker_stocks_are_latin_script_and_gendered() -> None:
+    stocks = name_stocks()
+    assert {"no_NO", "en_KE", "ja_JP", "pl_PL"} <= set(stocks)
+    assert "ru_RU" not in stocks and "es" not in stocks  # Cyrillic only; no country
+    name, locale = invent_person([stocks["ja_JP"]], "female", random.Random(1)) or ("", "")
+    assert locale == "ja_JP" and name.isascii() and len(name.split()) == 2
+    assert name_origin("Wang Wei") == [stocks["zh_CN"]]  # the surname first, both listed
+    assert name_origin("Zzyx Qwerty") == []
