@@ -41,7 +41,7 @@ from halluforge.families.invite.judge.text import (
     repeats,
     reply_sentences,
 )
-from halluforge.families.invite.judge.world import World, answers_kind, default_world, placed_elsewhere
+from halluforge.families.invite.judge.world import World, answers_kind, default_world
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.tokens import WRITTEN_WORD, words
@@ -231,9 +231,8 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
-    elsewhere, note = _places_elsewhere(reading)
-    if elsewhere:
-        return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
+    if _places_elsewhere(reading):
+        return RuleVerdict(0, "places_elsewhere", "stance")
     return None
 
 
@@ -452,18 +451,17 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
     return fits is not False, note
 
 
-def _places_elsewhere(reading: Reading) -> tuple[bool, str]:
+def _places_elsewhere(reading: Reading) -> bool:
     """For "which part of PLACE is THING in" questions: the response puts THING somewhere else.
 
     A statement locating the thing without naming the asked place contradicts the premise
     implicitly (the INVITE labels count this as no hallucination), unless all it names is a
     part ("in the village of R, in the district of L"): that is the kind of answer the question
-    asks for, given inside the premise. Failing that, the entity table is asked whether every
-    place the reply names lies outside PLACE's country (:func:`~.world.placed_elsewhere`).
+    asks for, given inside the premise.
     """
     match = _WHERE_QUESTION.search(reading.question)
     if match is None:
-        return False, ""
+        return False
     place, thing = match.group("place"), match.group("thing")
     for sentence in reading.engaged:
         sentence_tokens = set(words(sentence))
@@ -474,9 +472,8 @@ def _places_elsewhere(reading: Reading) -> tuple[bool, str]:
             and not mentions(place, sentence_tokens)
             and not _names_parts_only(sentence[placed.end() :])
         ):
-            return True, ""
-    elsewhere, note = placed_elsewhere(place, thing, statements(reading), reading.world)
-    return bool(elsewhere), note
+            return True
+    return False
 
 
 #: "the district of Larnaca": a part named by its kind (the kind words in any case, the name capitalised)

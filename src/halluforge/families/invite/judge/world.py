@@ -198,23 +198,19 @@ def placed_elsewhere(place: str, thing: str, sentences: list[str], world: World)
     """For "which part of PLACE is THING in": the reply names only places outside PLACE's country.
 
     True when every place the table knows among the reply's names lies in another country
-    than PLACE and the reply never names PLACE ("the Niger Delta region of Nigeria" names
-    Niger); the THING's own full name is left out (it is the subject, not a placement). None
-    when PLACE's country or every named place is unknown.
+    than PLACE and none is PLACE itself; the THING's own full name is left out (it is the
+    subject, not a placement). None when PLACE's country or every named place is unknown.
     """
     if world.table is None:
         return None, f"placement check skipped: {world.missing or 'no entity table'}"
     asked = country_of(place, world.table)
     if asked is None:
         return None, ""
-    place_words = set(words(place))
-    if any(place_words <= set(words(sentence)) for sentence in sentences):
-        return None, ""
     inside: list[str] = []
     outside: list[str] = []
     for sentence in sentences:
         for run in NAME_RUN.finditer(sentence.replace(thing, " ")):
-            for part in re.split(r"\s+(?:of|the)\s+|,\s*", run.group(0).rstrip(".")):
+            for part in re.split(r"\s+(?:of|the)\s+|,\s*", run.group(0)):
                 country = country_of(part, world.table) if part else None
                 if country is not None:
                     (inside if country == asked else outside).append(f"{part} ({country})")
