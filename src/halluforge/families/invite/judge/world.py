@@ -1,14 +1,11 @@
 """World knowledge for the rule judge: the entity table, asked only where a verdict needs a fact.
 
-Two questions of issue 27 (item 4) are answered here from :mod:`halluforge.knowledge.table`
+One question of issue 27 (item 4) is answered here from :mod:`halluforge.knowledge.table`
 (people and places from the optional ``knowledge`` extra; cities, countries, demonyms and first
-names from core dependencies):
-
-- **is a bare answer of the asked kind** (:func:`answers_kind`): "Daughters of Bath" names no
-  person and so does not answer "which British playwright ..."; "Soccer" is no country;
-- **does a placement lie inside the asked country** (:func:`placed_elsewhere`): a reply that
-  names only places the table puts in another country ("the town is Lubartów", Poland) for
-  "which part of Canada is X in" answers outside the premise.
+names from core dependencies): **is a bare answer of the asked kind** (:func:`answers_kind`):
+"The Bard" names no person and so does not answer "which playwright ..."; "Soccer" is no
+country. (A placement check, "does the answer lie inside the asked country", was measured and
+not kept: see docs/judge.md.)
 
 Each check answers ``True``/``False`` only on table evidence and ``None`` when the table is
 silent, so an unknown name never decides a verdict. Every check returns a note for the verdict
@@ -163,11 +160,14 @@ def answers_kind(question: str, text: str, new: set[str], world: World) -> tuple
     question). True or False with the note saying why; None (and a note, or "") when the
     question asks for no kind the table can check or the table cannot tell.
     """
+    if world is NO_WORLD:
+        return None, ""
+    if world.table is None or not world.people:
+        # which nouns name people is read from the table's people: without them, no kind is known
+        return None, f"answer-kind check skipped: {world.missing or 'no entity table'}"
     kind = asked_kind(question, world)
     if kind is None:
         return None, ""
-    if world.table is None or not world.people:
-        return None, f"answer-kind check skipped: {world.missing or 'no entity table'}"
     runs = [r.group(0) for r in NAME_RUN.finditer(text)]
     runs = [r for r in runs if set(words(r)) & {w.lower() for w in new}]
     if not runs:
@@ -179,46 +179,6 @@ def answers_kind(question: str, text: str, new: set[str], world: World) -> tuple
     return False, f"entity table: no {kind} named ({', '.join(repr(r) for r in runs[:3])})"
 
 
-# -- where a placement lies --------------------------------------------------------------------
-
-
-def country_of(name: str, table: EntityTable) -> str | None:
-    """The country a place name lies in (a country is its own), from the table; None if unknown."""
-    name = _ARTICLE.sub("", name.strip(" .,'\"“”"))
-    country = table.country(name)
-    if country is not None:
-        return country
-    place = table.place(name)
-    if place is not None and place.place_type == "country":
-        return table.country(place.title)
-    return place.country if place is not None else None
-
-
-def placed_elsewhere(place: str, thing: str, sentences: list[str], world: World) -> tuple[bool | None, str]:
-    """For "which part of PLACE is THING in": the reply names only places outside PLACE's country.
-
-    True when every place the table knows among the reply's names lies in another country
-    than PLACE and none is PLACE itself; the THING's own full name is left out (it is the
-    subject, not a placement). None when PLACE's country or every named place is unknown.
-    """
-    if world.table is None:
-        return None, f"placement check skipped: {world.missing or 'no entity table'}"
-    asked = country_of(place, world.table)
-    if asked is None:
-        return None, ""
-    inside: list[str] = []
-    outside: list[str] = []
-    for sentence in sentences:
-        for run in NAME_RUN.finditer(sentence.replace(thing, " ")):
-            for part in re.split(r"\s+(?:of|the)\s+|,\s*", run.group(0)):
-                country = country_of(part, world.table) if part else None
-                if country is not None:
-                    (inside if country == asked else outside).append(f"{part} ({country})")
-    if inside or not outside:
-        return None, ""
-    return True, f"entity table: {', '.join(dict.fromkeys(outside))} outside {asked}"
-
-
 __all__ = [
     "NO_WORLD",
     "World",
@@ -227,6 +187,5 @@ __all__ = [
     "could_be_country",
     "could_be_person",
     "default_world",
-    "placed_elsewhere",
     "world_of",
 ]
