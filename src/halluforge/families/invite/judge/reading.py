@@ -88,6 +88,8 @@ class Reading:
     valid_answers: list[str] = field(default_factory=list)
     #: the entity table the world-knowledge checks ask (:mod:`.world`); none by default
     world: World = NO_WORLD
+    #: a note a step left from the table without deciding (shown on the verdict)
+    knowledge: str = ""
 
 
 def read_reply(

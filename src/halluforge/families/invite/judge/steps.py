@@ -41,7 +41,12 @@ from halluforge.families.invite.judge.text import (
     repeats,
     reply_sentences,
 )
-from halluforge.families.invite.judge.world import World, answers_kind, default_world
+from halluforge.families.invite.judge.world import (
+    World,
+    answers_kind,
+    default_world,
+    restates_false_life_year,
+)
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.tokens import WRITTEN_WORD, words
@@ -199,7 +204,11 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     answers_anyway = _ANSWER_DOUBT.search(head_text) is not None and (
         YEAR.search(claims) is not None or _AMOUNT.search(claims) is not None
     )
-    if _HEDGED_ASSERT.search(head_text) is None:
+    # a head sentence repeating a life year of the swapped person that the table contradicts
+    # takes the premise as true: a denial beside it is about the asked list, not the fact
+    restated = restates_false_life_year(reading.question, reading.names, head, reading.world)
+    reading.knowledge = restated
+    if _HEDGED_ASSERT.search(head_text) is None and not restated:
         for index, sentence in enumerate(head):
             if index and _asserts(reading, head[:index]):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
@@ -357,7 +366,7 @@ def rule_judge(
     verdict = (
         engagement(reading, response) or stance(reading, head_sentences=head_sentences) or assertion(reading)
     )
-    return replace(verdict, split=reading.cut)
+    return replace(verdict, split=reading.cut, knowledge=verdict.knowledge or reading.knowledge)
 
 
 def rule_features(

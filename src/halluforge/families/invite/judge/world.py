@@ -179,6 +179,50 @@ def answers_kind(question: str, text: str, new: set[str], world: World) -> tuple
     return False, f"entity table: no {kind} named ({', '.join(repr(r) for r in runs[:3])})"
 
 
+# -- statements about the swapped person -------------------------------------------------------
+
+_YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
+_LIFE_EVENT = {"born": re.compile(r"\b(born|birth)\b", re.I), "died": re.compile(r"\b(died|death)\b", re.I)}
+
+
+def life_facts(question: str, names: list[str], world: World) -> list[tuple[str, str, int, int]]:
+    """The question's year for a swapped person's birth or death that the table contradicts.
+
+    Each item is (person, event, the question's year, the table's year): "Since Toni Morrison
+    was born in 1927" gives ("Toni Morrison", "born", 1927, 1931). Empty without the table's
+    people or when the question dates no life event of a known person.
+    """
+    if world.table is None or not world.people:
+        return []
+    years = [int(y) for y in _YEAR.findall(question)]
+    if len(years) != 1:
+        return []
+    found = []
+    for name in names:
+        person = world.table.person(name)
+        if person is None:
+            continue
+        for event, pattern in _LIFE_EVENT.items():
+            true_year = person.born if event == "born" else person.died
+            if pattern.search(question) and true_year is not None and true_year != years[0]:
+                found.append((name, event, years[0], true_year))
+    return found
+
+
+def restates_false_life_year(question: str, names: list[str], sentences: list[str], world: World) -> str:
+    """The note when a sentence naming the swapped person repeats the question's wrong life year.
+
+    "There are no other famous people who share a birth year of 1927 with Morrison" takes the
+    premise as true, whatever it then denies: the denial is about the asked list, not the fact.
+    """
+    for name, event, claimed, true_year in life_facts(question, names, world):
+        surname = words(name)[-1:]
+        for sentence in sentences:
+            if set(surname) <= set(words(sentence)) and str(claimed) in _YEAR.findall(sentence):
+                return f"entity table: {name} {event} {true_year}, not {claimed} as the reply repeats"
+    return ""
+
+
 __all__ = [
     "NO_WORLD",
     "World",
@@ -187,5 +231,7 @@ __all__ = [
     "could_be_country",
     "could_be_person",
     "default_world",
+    "life_facts",
+    "restates_false_life_year",
     "world_of",
 ]
