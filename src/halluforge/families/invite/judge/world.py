@@ -176,7 +176,10 @@ def answers_kind(question: str, text: str, new: set[str], world: World) -> tuple
     fits = [r for r in runs if check(r, world.table)]
     if fits:
         return True, f"entity table: {fits[0]!r} may be a {kind}"
-    return False, f"entity table: no {kind} named ({', '.join(repr(r) for r in runs[:3])})"
+    return (
+        False,
+        f"entity table: no {kind} named ({', '.join(repr(r) for r in list(dict.fromkeys(runs))[:3])})",
+    )
 
 
 # -- statements about the swapped person -------------------------------------------------------
