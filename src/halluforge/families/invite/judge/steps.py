@@ -456,7 +456,7 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
     }
     if not new:
         return False, ""
-    fits, note = answers_kind(reading.question, text, new, reading.world, reading.valid_answers)
+    fits, note = answers_kind(reading.question, text, new, reading.world)
     return fits is not False, note
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,13 +92,8 @@ def _person_nouns(_key: int, table: EntityTable) -> frozenset[str]:
     return frozenset(w for w, n in jobs.items() if n >= 2 and n > other[w])
 
 
-def asked_kind(question: str, world: World, valid_answers: Sequence[str] = ()) -> str | None:
-    """``person`` ("who", "which playwright"), ``country`` ("which country"), or None.
-
-    When the question's words name no kind, the kind of its true answer does, if known and in
-    the table: "which British monarch died on ..." with the valid answer "Queen Victoria" (a
-    person of the table) asks for a person. Only the first (canonical) answer is read.
-    """
+def asked_kind(question: str, world: World) -> str | None:
+    """``person`` ("who", "which playwright"), ``country`` ("which country"), or None."""
     if _COUNTRY_NOUN.search(question):
         return "country"
     if world.table is None:
@@ -110,11 +104,6 @@ def asked_kind(question: str, world: World, valid_answers: Sequence[str] = ()) -
     for match in _WHICH.finditer(question):
         if match.group(2).lower() in nouns:
             return "person"
-    canonical = valid_answers[0] if valid_answers else ""
-    if canonical and world.table.person(canonical) is not None:
-        return "person"
-    if canonical and world.table.country(canonical) is not None:
-        return "country"
     return None
 
 
@@ -164,9 +153,7 @@ def could_be_country(name: str, table: EntityTable) -> bool:
     return any(e.kind != "person" for e in table.lookup(name))
 
 
-def answers_kind(
-    question: str, text: str, new: set[str], world: World, valid_answers: Sequence[str] = ()
-) -> tuple[bool | None, str]:
+def answers_kind(question: str, text: str, new: set[str], world: World) -> tuple[bool | None, str]:
     """Whether the new names in ``text`` include one of the kind the question asks for.
 
     ``new`` are the capitalised words that make the reply's answer concrete (not in the
@@ -178,7 +165,7 @@ def answers_kind(
     if world.table is None or not world.people:
         # which nouns name people is read from the table's people: without them, no kind is known
         return None, f"answer-kind check skipped: {world.missing or 'no entity table'}"
-    kind = asked_kind(question, world, valid_answers)
+    kind = asked_kind(question, world)
     if kind is None:
         return None, ""
     runs = [r.group(0) for r in NAME_RUN.finditer(text)]
