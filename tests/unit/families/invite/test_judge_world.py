@@ -159,3 +159,22 @@ def test_the_cli_writes_the_tables_note_beside_the_rule_reason(
     assert judged["judge_label"] == 0
     assert judged["judge_notes"]["rule_reason"] == "off_topic"
     assert judged["judge_notes"]["rule_knowledge"] == "entity table: no country named ('Soccer')"
+
+
+def test_a_table_that_cannot_load_leaves_the_judge_working(monkeypatch: pytest.MonkeyPatch) -> None:
+    import halluforge.knowledge.table as table_module
+
+    def broken() -> EntityTable:
+        raise OSError("cache folder unreadable")
+
+    monkeypatch.setattr(table_module, "entity_table", broken)
+    default_world.cache_clear()
+    try:
+        row = next(r for r in ROWS if r["expect"] == "off_topic")
+        verdict = _judge(row)  # the default world: the broken table
+        assert verdict.label == 1  # the judge as before round three
+        assert verdict.knowledge == (
+            "answer-kind check skipped: entity table unavailable (OSError: cache folder unreadable)"
+        )
+    finally:
+        default_world.cache_clear()
