@@ -6,7 +6,8 @@ learned judge (calibrated logistic regression over the rule features and the Min
 between the question and the reply's answer head) is refitted per fold on the *other*
 models' rows only. Printed per fold and mode: n, agreement, Cohen's kappa, the judge's rate
 and the human rate, then the rule judge's confusion by decision step, the learned judge's
-reliability table (pooled held-out probabilities), and last the summary line: the worst
+reliability table (pooled held-out probabilities), the figures per half of the team-labelled
+folds (dev halves read while writing rules, test halves never), and last the summary line: the worst
 fold's agreement and rate gap per mode and the mode those figures choose.
 
     PYTHONPATH=src python benchmarks/premise_judge_lomo.py            # the five default files
@@ -20,6 +21,7 @@ missing ones are skipped with a note.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -100,6 +102,7 @@ def main() -> int:
             )
         worst[mode] = (low_agreement, high_gap)
         mean[mode] = total / len(folds)
+    _print_halves(rows, labels, human)
     _print_confusion(confusion_by_step([(v.step, v.reason) for v in verdicts], human, labels["rule"]))
     _print_splits(verdicts, human, labels["rule"])
     if probabilities:
@@ -114,6 +117,33 @@ def main() -> int:
         + f" meets_acceptance={','.join(meets) or 'none'} chosen={chosen}"
     )
     return 0
+
+
+def _half(row: dict[str, Any]) -> str:
+    """A team-labelled row's half: dev (sha256(id) % 2 == 0, read while writing rules) or test."""
+    digest = hashlib.sha256(str(row["id"]).encode("utf-8")).hexdigest()
+    return "test" if int(digest, 16) % 2 else "dev"
+
+
+def _print_halves(rows: list[dict[str, Any]], labels: dict[str, list[int]], human: list[int]) -> None:
+    """Agreement per half of each team-labelled fold (the test halves' replies are never read)."""
+    halves: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        if row.get("label_source") == "halluforge-team" and row.get("id") is not None:
+            halves[(str(row["model"]), _half(row))].append(i)
+    if not halves:
+        return
+    print("\n| fold half | mode | n | agreement | judge rate | human rate |")
+    print("|---|---|---|---|---|---|")
+    for (fold, half), idx in sorted(halves.items()):
+        for mode, judged in labels.items():
+            agree = sum(judged[i] == human[i] for i in idx)
+            rate = sum(judged[i] for i in idx) / len(idx)
+            human_rate = sum(human[i] for i in idx) / len(idx)
+            print(
+                f"| {fold} {half} | {mode} | {len(idx)} | {agree}/{len(idx)} = {agree / len(idx):.3f} |"
+                f" {rate:.3f} | {human_rate:.3f} |"
+            )
 
 
 def _print_confusion(table: dict[tuple[str, str], dict[str, int]]) -> None:

@@ -120,6 +120,8 @@ async def ajudge_premise(
             notes[i]["rule_step"], notes[i]["rule_reason"] = verdict.step, verdict.reason
             if verdict.split:
                 notes[i]["rule_split"] = verdict.split
+            if verdict.knowledge:
+                notes[i]["rule_knowledge"] = verdict.knowledge
             vetoes[i] = verdict.label == 0 and verdict.step in VETO_STEPS
     if "nli" in options.modes:
         _run_nli(inputs, options, per_mode, notes)

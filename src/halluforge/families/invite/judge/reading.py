@@ -41,6 +41,7 @@ from halluforge.families.invite.judge.text import (
     question_entities,
     reply_sentences,
 )
+from halluforge.families.invite.judge.world import NO_WORLD, World
 from halluforge.textkit.tokens import words
 
 #: cues of a rejected premise; searched in the opening sentences of the answer only
@@ -85,6 +86,10 @@ class Reading:
     bad_dates: list[str] = field(default_factory=list)
     #: answers to the valid question (before the date was made impossible), when known
     valid_answers: list[str] = field(default_factory=list)
+    #: the entity table the world-knowledge checks ask (:mod:`.world`); none by default
+    world: World = NO_WORLD
+    #: a note a step left from the table without deciding (shown on the verdict)
+    knowledge: str = ""
 
 
 def read_reply(

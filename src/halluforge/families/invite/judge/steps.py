@@ -41,6 +41,12 @@ from halluforge.families.invite.judge.text import (
     repeats,
     reply_sentences,
 )
+from halluforge.families.invite.judge.world import (
+    World,
+    answers_kind,
+    default_world,
+    restates_false_life_year,
+)
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.tokens import WRITTEN_WORD, words
@@ -151,6 +157,8 @@ class RuleVerdict:
     step: str = ""
     #: what ended the reply's answer (:data:`~.reading.CUTS`), "" when the whole reply was read
     split: str = ""
+    #: what the entity table said, or why its check was skipped (:mod:`.world`); "" if not asked
+    knowledge: str = ""
 
 
 def engagement(reading: Reading, response: str) -> RuleVerdict | None:
@@ -196,7 +204,11 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     answers_anyway = _ANSWER_DOUBT.search(head_text) is not None and (
         YEAR.search(claims) is not None or _AMOUNT.search(claims) is not None
     )
-    if _HEDGED_ASSERT.search(head_text) is None:
+    # a head sentence repeating a life year of the swapped person that the table contradicts
+    # takes the premise as true: a denial beside it is about the asked list, not the fact
+    restated = restates_false_life_year(reading.question, reading.names, head, reading.world)
+    reading.knowledge = restated
+    if _HEDGED_ASSERT.search(head_text) is None and not restated:
         for index, sentence in enumerate(head):
             if index and _asserts(reading, head[:index]):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
@@ -256,16 +268,18 @@ def assertion(reading: Reading) -> RuleVerdict:
         if not reading.valid_answers:
             # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1);
             # a reply naming nothing the question does not already name gives no answer at all
-            if _concrete(reading):
-                return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
-            return RuleVerdict(0, "off_topic", "assertion")
+            concrete, note = _concrete(reading)
+            if concrete:
+                return RuleVerdict(1, "answers_despite_invalid_date", "assertion", knowledge=note)
+            return RuleVerdict(0, "off_topic", "assertion", knowledge=note)
         if any(contains_answer(text, answer) for answer in reading.valid_answers):
             return RuleVerdict(0, "answers_valid_part", "assertion")
         # the date is the premise here: naming the question's own entities asserts nothing more,
         # another concrete answer to the valid part is a false statement
-        if _concrete(reading):
-            return RuleVerdict(1, "answers_despite_invalid_date", "assertion")
-        return RuleVerdict(0, "off_topic", "assertion")
+        concrete, note = _concrete(reading)
+        if concrete:
+            return RuleVerdict(1, "answers_despite_invalid_date", "assertion", knowledge=note)
+        return RuleVerdict(0, "off_topic", "assertion", knowledge=note)
     asked = question_entities(reading.question)
     # the premise links the swapped entity to the question's other names: a sentence about the
     # swapped entity alone ("Faraday became famous for electricity") does not state it
@@ -282,9 +296,10 @@ def assertion(reading: Reading) -> RuleVerdict:
             # "He studied at Wellesley College", "He was studying evolution": the asked person by
             # pronoun, doing what the question asks about
             return RuleVerdict(1, "asserts_premise", "assertion")
-    if _concrete(reading):
-        return RuleVerdict(1, "answers", "assertion")
-    return RuleVerdict(0, "off_topic", "assertion")
+    concrete, note = _concrete(reading)
+    if concrete:
+        return RuleVerdict(1, "answers", "assertion", knowledge=note)
+    return RuleVerdict(0, "off_topic", "assertion", knowledge=note)
 
 
 def statements(reading: Reading) -> list[str]:
@@ -332,6 +347,7 @@ def rule_judge(
     this_year: int | None = None,
     invalid: Sequence[str] = (),
     valid_answers: Sequence[str] = (),
+    world: World | None = None,
 ) -> RuleVerdict:
     """Label one response by the three steps (see the module docstring).
 
@@ -339,26 +355,30 @@ def rule_judge(
     between the valid and the invalid question); otherwise the question's names are used.
     ``invalid`` are the impossible date parts when known (a date edit's new text); otherwise
     they are read from the question (:func:`~halluforge.families.invite.judge.text.invalid_dates`).
+    ``world`` is the entity table the checks of :mod:`.world` ask (default: the installed one;
+    :data:`~.world.NO_WORLD` switches them off).
     """
     reading = read_reply(
         question, response, entities=entities, this_year=this_year, invalid=invalid,
         valid_answers=valid_answers,
     )  # fmt: skip
+    reading.world = world or default_world()
     verdict = (
         engagement(reading, response) or stance(reading, head_sentences=head_sentences) or assertion(reading)
     )
-    return replace(verdict, split=reading.cut)
+    return replace(verdict, split=reading.cut, knowledge=verdict.knowledge or reading.knowledge)
 
 
 def rule_features(
     question: str, response: str, *, entities: Sequence[str] = (), this_year: int | None = None,
-    invalid: Sequence[str] = (), valid_answers: Sequence[str] = (),
+    invalid: Sequence[str] = (), valid_answers: Sequence[str] = (), world: World | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """The steps' decisions as numbers, for the learned judge: one-hot reason plus shape counts."""
     reading = read_reply(
         question, response, entities=entities, this_year=this_year, invalid=invalid,
         valid_answers=valid_answers,
     )  # fmt: skip
+    reading.world = world or default_world()
     verdict = engagement(reading, response) or stance(reading) or assertion(reading)
     features = {f"reason={r}": float(r == verdict.reason) for reasons in STEPS.values() for r in reasons}
     features["rule_label"] = float(verdict.label)
@@ -407,27 +427,37 @@ _ORDINAL_OR_DATE = re.compile(
 _LEGAL_FORM = re.compile(r"Inc|Ltd|Corp|Co|LLC|PLC|plc|GmbH|AG|SA|NV|BV", re.ASCII)
 
 
-def _concrete(reading: Reading) -> bool:
-    """A concrete answer: a year, an amount, or a name the question does not contain."""
+def _concrete(reading: Reading) -> tuple[bool, str]:
+    """A concrete answer: a year, an amount, or a name the question does not contain.
+
+    A name counts only if it may be of the kind asked for ("which playwright": a person), as
+    far as the entity table knows (:func:`~.world.answers_kind`); the second value is the
+    table's note for the verdict.
+    """
     claims = statements(reading)
     text = " ".join(claims)
     if _QUANTITY_QUESTION.search(reading.question):
         # "how long did X serve": a count or a span answers it, a year or a date does not
         undated = _ORDINAL_OR_DATE.sub(" ", text)
-        return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None
+        return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
     if YEAR.search(text) or _AMOUNT.search(text):
-        return True
+        return True, ""
     if _TIME_QUESTION.search(reading.question):
         # a name is no answer to "on which day"; a time expression is
-        return _TIME_WORD.search(text) is not None
+        return _TIME_WORD.search(text) is not None, ""
     known = reading.question_tokens | STOP
-    return any(
-        w[:1].isupper()
+    new = {
+        w
+        for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
+        if w[:1].isupper()
         and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
         and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
         and _LEGAL_FORM.fullmatch(w.rstrip(".")) is None  # "X Co." called "X, Inc.": no new name
-        for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
-    )
+    }
+    if not new:
+        return False, ""
+    fits, note = answers_kind(reading.question, text, new, reading.world)
+    return fits is not False, note
 
 
 def _places_elsewhere(reading: Reading) -> bool:

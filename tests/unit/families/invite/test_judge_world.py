@@ -1,0 +1,180 @@
+"""The premise judge's world-knowledge steps (issue 27, item 4).
+
+Is a bare answer of the asked kind; does a reply repeat a life year of the swapped person that
+the table contradicts (then a denial beside it does not reject the premise).
+
+Real replies: ``tests/data/judge/world_knowledge_shapes.jsonl``, dev-half rows of the team's
+SmolLM2 labels (each names its source file, the shape and the reason the judge must give);
+they need the entity table with its people (the ``knowledge`` extra). The hand-made cases use
+a small table of invented entities, so they run everywhere and show that a name the table
+does not know never decides a verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from extra_skips import needs
+from halluforge.cli.main import main
+from halluforge.families.invite.cli import premise_inputs
+from halluforge.families.invite.judge import rule_judge
+from halluforge.families.invite.judge.world import NO_WORLD, World, asked_kind, default_world, world_of
+from halluforge.knowledge.table import Entity, EntityTable
+
+DATA = Path(__file__).resolve().parents[3] / "data" / "judge" / "world_knowledge_shapes.jsonl"
+ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+
+
+def _judge(row: dict[str, Any], world: World | None = None) -> Any:
+    (item,) = premise_inputs([row])
+    return rule_judge(
+        item.question,
+        item.response,
+        entities=item.entities,
+        invalid=item.invalid,
+        valid_answers=item.valid_answers,
+        world=world,
+    )
+
+
+def _full_table() -> World:
+    world = default_world()
+    assert world.people, world.missing
+    return world
+
+
+@needs("knowledge")
+@pytest.mark.parametrize("row", ROWS, ids=[f"{r['id']}:{r['shape']}" for r in ROWS])
+def test_real_replies_judged_with_the_table(row: dict[str, Any]) -> None:
+    verdict = _judge(row, _full_table())
+    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), row["expect"]), verdict
+    assert verdict.knowledge.startswith("entity table:"), verdict
+
+
+def test_without_world_knowledge_the_verdicts_are_the_old_ones() -> None:
+    # the steps are what change these verdicts: switched off, the bare names count as answers
+    # and the denial as a rejection
+    for row in ROWS:
+        verdict = _judge(row, NO_WORLD)
+        old = (
+            (0, "rejects_premise")
+            if row["expect"] == "asserts_premise"
+            else (1, "answers_despite_invalid_date")
+        )
+        assert (verdict.label, verdict.reason) == old, row["id"]
+        assert verdict.knowledge == ""
+
+
+def test_without_people_in_the_table_the_check_is_skipped_and_says_so() -> None:
+    row = next(r for r in ROWS if r["expect"] == "off_topic")
+    bare = World(EntityTable.of([]), people=False, missing="no people in the entity table (install)")
+    verdict = _judge(row, bare)
+    assert verdict.label == 1
+    assert verdict.knowledge == "answer-kind check skipped: no people in the entity table (install)"
+
+
+# -- hand-made entities, absent from the real table ---------------------------------------------
+
+_INVENTED = [
+    Entity("Velmora Quist", "person", "Zarnish playwright (1702–1760)", occupations=("playwright",)),
+    Entity("Osk Halden", "person", "Zarnish playwright (1710–1771)", occupations=("playwright",)),
+    Entity("Idra Vell", "person", "Zarnish novelist (1931–2019)", born=1931, died=2019),
+    Entity("Brannock", "place", "Town in Zarnia", place_type="town", country="Zarnia"),
+]
+_TABLE = world_of(EntityTable.of(_INVENTED, countries={"Zarnia": {"region": "Europe"}}))
+_PLAYWRIGHT = "which playwright was born in Brannock on March 35, 1731"
+_COUNTRY = "which country won the first Zarnish Cup on March 35, 1731"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "label"),
+    [
+        (_PLAYWRIGHT, "Velmora Quist", 1),  # a person the table knows
+        (_PLAYWRIGHT, "Tamsin Orrow", 1),  # unknown to the table: it may be a person, so it answers
+        (_PLAYWRIGHT, "The Lanternwright", 0),  # an epithet behind an article names no one
+        (_PLAYWRIGHT, "Daughters of Ostrel", 0),  # a title-like phrase headed by no first name
+        (_COUNTRY, "Zarnia", 1),  # a country the table knows
+        (_COUNTRY, "Brannock Wanderers", 0),  # nothing the table knows: no country
+    ],
+)
+def test_hand_made_entities(question: str, reply: str, label: int) -> None:
+    verdict = rule_judge(question, reply, world=_TABLE)
+    assert verdict.label == label, verdict
+    if label == 0:
+        assert verdict.reason == "off_topic" and "no " in verdict.knowledge, verdict
+
+
+def test_the_asked_kind_comes_from_the_question() -> None:
+    assert asked_kind(_PLAYWRIGHT, _TABLE) == "person"
+    assert asked_kind(_COUNTRY, _TABLE) == "country"
+    assert asked_kind("Who founded Brannock?", _TABLE) == "person"
+    assert asked_kind("Which team won the Zarnish Cup?", _TABLE) is None  # no occupation of two people
+    assert asked_kind("In what year was Brannock founded?", _TABLE) is None
+
+
+_BIRTH = "Since Idra Vell was born in 1927, which other famous people share that birth year?"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label", "reason"),
+    [
+        # the wrong year repeated with her name: the premise taken as true, the denial is about the list
+        (
+            "There are no additional famous people who share a birth year of 1927 with Vell.",
+            1,
+            "asserts_premise",
+        ),
+        # a denial that does not repeat the wrong year stays a rejection
+        ("There are no additional famous people who share her birth year.", 0, "rejects_premise"),
+    ],
+)
+def test_a_life_year_the_table_contradicts(reply: str, label: int, reason: str) -> None:
+    verdict = rule_judge(_BIRTH, reply, entities=["Idra Vell"], world=_TABLE)
+    assert (verdict.label, verdict.reason) == (label, reason), verdict
+    assert ("born 1931, not 1927" in verdict.knowledge) == (label == 1)
+
+
+def test_a_life_year_of_a_person_absent_from_the_table_decides_nothing() -> None:
+    reply = "There are no additional famous people who share a birth year of 1927 with Orrow."
+    verdict = rule_judge(
+        _BIRTH.replace("Idra Vell", "Tamsin Orrow"), reply, entities=["Tamsin Orrow"], world=_TABLE
+    )
+    assert (verdict.label, verdict.reason, verdict.knowledge) == (0, "rejects_premise", "")
+
+
+@needs("knowledge")
+def test_the_cli_writes_the_tables_note_beside_the_rule_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    row = next(r for r in ROWS if r["id"] == "0d14f93d6b60b695")  # "Soccer: Soccer" for "which country"
+    source = tmp_path / "SmolLM2.jsonl"
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["judge", "premise", str(source)]) == 0
+    capsys.readouterr()
+    (judged,) = [json.loads(x) for x in (tmp_path / "SmolLM2.judged.jsonl").read_text().splitlines()]
+    assert judged["judge_label"] == 0
+    assert judged["judge_notes"]["rule_reason"] == "off_topic"
+    assert judged["judge_notes"]["rule_knowledge"] == "entity table: no country named ('Soccer')"
+
+
+def test_a_table_that_cannot_load_leaves_the_judge_working(monkeypatch: pytest.MonkeyPatch) -> None:
+    import halluforge.knowledge.table as table_module
+
+    def broken() -> EntityTable:
+        raise OSError("cache folder unreadable")
+
+    monkeypatch.setattr(table_module, "entity_table", broken)
+    default_world.cache_clear()
+    try:
+        row = next(r for r in ROWS if r["expect"] == "off_topic")
+        verdict = _judge(row)  # the default world: the broken table
+        assert verdict.label == 1  # the judge as before round three
+        assert verdict.knowledge == (
+            "answer-kind check skipped: entity table unavailable (OSError: cache folder unreadable)"
+        )
+    finally:
+        default_world.cache_clear()
