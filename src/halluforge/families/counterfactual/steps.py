@@ -19,7 +19,7 @@ import difflib
 import random
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, cast
 
 from halluforge.families.counterfactual.rules import (
     cloze_candidates,
@@ -36,7 +36,7 @@ from halluforge.families.counterfactual.rules import (
     value_spans,
 )
 from halluforge.families.counterfactual.sources import EventRecord, TermRecord
-from halluforge.families.shared.answer_types import AnswerType, classify_answer
+from halluforge.families.shared.answer_types import AnswerType, classify_answer, looks_like_name
 from halluforge.families.shared.facts import refusal, table_donors
 from halluforge.families.shared.kinds import classify_kind
 from halluforge.families.shared.validate import (
@@ -58,9 +58,6 @@ from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance
 from halluforge.textkit.answers import answer_key, contains_answer
 from halluforge.textkit.sentences import split_sentences
-
-if TYPE_CHECKING:
-    from halluforge.knowledge.table import EntityTable
 
 Pool = dict[AnswerType, list[str]]
 Donors = list[tuple[str, list[str]]]
@@ -227,15 +224,6 @@ async def make_question(
     return None
 
 
-def _known_sort(name: str, table: EntityTable) -> str:
-    """Whether the entity table knows ``name`` as a person, a place, or neither."""
-    if table.person(name) is not None:
-        return "person"
-    if table.place(name) is not None or table.country(name) is not None:
-        return "place"
-    return "other"
-
-
 async def counterfactual_answer(
     question: str,
     gold: list[str],
@@ -255,13 +243,18 @@ async def counterfactual_answer(
     nationality and gender (:mod:`halluforge.families.shared.invented`); for a person or a
     place, the entity table's donors of the answer's fine kind; then a date or number shifted
     a little; then a same-type value of the same shape from the pool of every input's values
-    (for an "other" answer, never a known person or place). A person or place must also fit
+    (a bare "place" or "other" answer, whose kind nothing keeps, takes none: the answer swap
+    trusts only a neighbour's answer there, and RECALL has no neighbours; an "other" answer
+    that is a person's name, by a known first name, is a person). A person or place must also fit
     the sentence's facts (role, era, gender, nationality, country;
     :mod:`halluforge.families.shared.facts`), and a proposed one must be a known entity.
     ``knowledge`` off skips the table, the invented names and those checks.
     """
     judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
     kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
+    table = judge.table()
+    if kind == "other" and table is not None and looks_like_name(gold[0]) and table.gender(gold[0]):
+        kind = "person"  # "Maria Ressa" asked with "who won ...": a person, by her first name
     # people and places also fit the sentence's facts (the answer swap's checks, :mod:`.facts`)
     checked = kind.startswith(("person", "place"))
 
@@ -296,7 +289,6 @@ async def counterfactual_answer(
                 path="llm", method=template.name, attempts=attempts, rejected=rejected
             )
     facts = judge.facts(paragraph, gold, question, kind) if checked else None
-    table = judge.table()
     # a person nobody knows first: a real donor's own life clashes with the passage (:mod:`.invented`)
     invented = judge.invented_person(question, gold, kind, paragraph, facts, rng, [], rejected)
     if invented is not None:
@@ -327,34 +319,20 @@ async def counterfactual_answer(
             new = shifted
             break
 
-    def same_sort(candidate: str) -> str | None:
-        # an "other" answer (a company, a mission, a volcano) is never swapped for a known person
-        # or place, nor a known person or place for a thing
-        if table is None or answer_type != "other":
-            return None
-        if _known_sort(candidate, table) != _known_sort(gold[0], table):
-            return f"{candidate!r} is not the same sort of thing as {gold[0]!r} (entity table)"
-        return None
+    def plausible(candidate: str) -> str | None:
+        # the answer swap's plausibility check: same fine kind, a known member where members are
+        # known, written like the gold answer, no clash with the passage or its facts
+        return judge.implausible(candidate, gold, kind, paragraph, shaped=shaped, question=question)
 
+    # a bare "place" or "other" (a mission, a cave, a company nothing is known of) has no kind
+    # to keep: as in the answer swap, which trusts only a neighbour's answer there, none is drawn
+    if new is None and (shaped or ":" in kind or kind == "person"):
+        typed: AnswerType = "person" if kind.startswith("person") else answer_type
+        like = gold[0] if shaped else None
+        new = draw_pool_answer(typed, pool, gold, rng, avoid_in=paragraph, like=like, accept=plausible)
+        method = "pool"
     if new is None:
-        new, method = (
-            draw_pool_answer(
-                answer_type,
-                pool,
-                gold,
-                rng,
-                avoid_in=paragraph,
-                like=gold[0] if shaped else None,
-                accept=lambda c: fits(c) or same_sort(c),
-            ),
-            "pool",
-        )
-    if new is None and not shaped:
-        new = draw_pool_answer(
-            answer_type, pool, gold, rng, avoid_in=paragraph, accept=lambda c: fits(c) or same_sort(c)
-        )
-    if new is None:
-        rejected.append(f"no {answer_type} answer in the pool fits the sentence")
+        rejected.append(f"no {answer_type} answer of kind {kind} in the pool passes the plausibility check")
     return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)
 
 

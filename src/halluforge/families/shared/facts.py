@@ -33,9 +33,11 @@ ran are recorded on each forged case; the first refusal is the reason a donor is
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from halluforge.families.shared.kinds import role_groups
 from halluforge.families.shared.mentions import (
@@ -346,10 +348,37 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
                 for e in table.entities
                 if e.kind == "place" and (types is None or e.place_type in types) and e.country in homes
             ]
-            places.sort(key=lambda e: (not e.description, -e.population, e.title))
+            places.sort(key=_place_order(gold[0], table))
             names = [e.title for e in places]
     out = [n for n in dict.fromkeys(names) if n.casefold() not in golden and "(" not in n]
     return out[:TABLE_DONORS]
+
+
+def _place_order(gold: str, table: EntityTable) -> Callable[[Entity], tuple[Any, ...]]:
+    """How place donors are tried: like the gold city first, else the best described.
+
+    A city of the gold city's own state or province (Brisbane gets Gold Coast, not Adelaide,
+    which readers caught in "the Queensland capital"), a national capital only for a capital,
+    one with an encyclopaedia entry, of a size like its own.
+    """
+    home = next((e for e in table.lookup(gold) if e.kind == "place" and e.population), None)
+    capitals = {str(i["capital"]) for i in table.countries.values() if i.get("capital")}
+    capital = gold in capitals
+
+    def order(place: Entity) -> tuple[Any, ...]:
+        if home is None:
+            return (not place.description, -place.population, place.title)
+        size = abs(math.log10(max(place.population, 1)) - math.log10(home.population))
+        known = any(e.description for e in table.lookup(place.title))  # a wiki entry: a name readers know
+        return (
+            place.admin1 != home.admin1 or place.country != home.country,
+            (place.title in capitals) != capital,
+            not known,
+            round(size, 1),
+            place.title,
+        )
+
+    return order
 
 
 def _contained(place_type: str | None) -> bool:

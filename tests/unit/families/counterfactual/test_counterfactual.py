@@ -425,22 +425,24 @@ def _other_answer(pool: dict[str, list[str]], gold: str, question: str) -> tuple
     )
 
 
-def test_an_other_answer_never_borrows_a_person_or_a_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A thing's counterfactual is another thing: a known person or place in the pool is refused,
-    and with no thing left the answer is missing with its reason, not a person's name."""
+def test_a_bare_other_answer_takes_nothing_from_the_pool_and_a_name_is_a_person(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A thing nothing is known of (a cave, a mission) keeps no kind, so the pool gives it nothing
+    (before: a volcano for a payments company); an "other" answer with a known first name is a
+    person and gets an invented name of the passage's nationality."""
     import halluforge.knowledge.table as tables
     from halluforge.knowledge.table import Entity, EntityTable
 
     table = EntityTable.of(
-        [Entity("Roger Federer", "person", "Swiss tennis player (born 1981)"), Entity("Oslo", "place")]
+        [Entity("Roger Federer", "person", "Swiss tennis player (born 1981)")],
+        countries={"Kenya": {"region": "Africa", "iso2": "KE", "languages": ["en", "sw"]}},
+        demonyms={"kenyan": "Kenya"},
+        first_names={"maria": "female"},
     )
     monkeypatch.setattr(tables, "entity_table", lambda: table)
-    question = "Which payments company collapsed in 2020?"
-    pool = {**POOL, "other": ["Roger Federer", "Oslo", "Acme Payments"]}
-    new, prov = _other_answer(pool, "Wirecard", question)
-    assert new == "Acme Payments" and prov.method == "pool"
-    new, prov = _other_answer({**pool, "other": ["Roger Federer", "Oslo"]}, "Wirecard", question)
-    assert new is None and "no other answer in the pool fits the sentence" in prov.rejected
-    # before, a name typed "other" fell back to any person of the pool: now nothing is borrowed
-    new, _ = _other_answer({**POOL, "other": []}, "Constantine XI", "What was the last emperor of Rome?")
-    assert new is None
+    pool = {**POOL, "other": ["Roger Federer", "Hunga Tonga", "Tham Luang"]}
+    new, prov = _other_answer(pool, "Zhurong", "What was the name of the rover that landed?")
+    assert new is None and any("no other answer of kind other" in r for r in prov.rejected)
+    new, prov = _other_answer(pool, "Maria Wanjiru", "What was the name of the Kenyan judge?")
+    assert prov.method == "invented" and new is not None and new.split()[0] != "Maria"
