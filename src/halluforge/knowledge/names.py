@@ -10,10 +10,11 @@ gender as the pronouns say.
 
 The names are the first and last names of Faker's person providers (MIT), one
 :class:`NameStock` per locale whose names are in Latin script (Japanese and Chinese through
-their romanised lists). A country finds its stocks by ISO code (``no_NO`` for Norway); a
+their romanised lists; Cyrillic, Greek, Georgian and Armenian names transliterated by
+``anyascii``, ISC). A country finds its stocks by ISO code (``no_NO`` for Norway); a
 country with none takes the stocks of a locale of its first language in the same region
-(``en_NZ`` for Australia); a country whose names Faker holds only in another script (Russia,
-Korea) finds none, and no name is invented.
+(``en_NZ`` for Australia); a country whose names Faker holds only in a script that does not
+transliterate as English texts write it (Arabic, Korean) finds none, and no name is invented.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import functools
 import importlib
 import pkgutil
 import random
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -62,9 +64,17 @@ class NameStock:
             found += 1
         return found
 
-    def invent(self, gender: str, rng: random.Random) -> tuple[str, str]:
-        """A first and a last name of ``gender``, drawn by the locale's weights."""
-        firsts, first_weights = self.first[gender]
+    def firsts(self, gender: str, allowed: frozenset[str] | None = None) -> list[str]:
+        """The stock's first names of ``gender``, only those in ``allowed`` when given."""
+        return [n for n in self.first[gender][0] if allowed is None or n in allowed]
+
+    def invent(
+        self, gender: str, rng: random.Random, allowed: frozenset[str] | None = None
+    ) -> tuple[str, str]:
+        """A first and a last name of ``gender`` by the locale's weights (first names in ``allowed``)."""
+        names, weights = self.first[gender]
+        pairs = [(n, w) for n, w in zip(names, weights, strict=True) if allowed is None or n in allowed]
+        firsts, first_weights = zip(*pairs, strict=True) if pairs else (names, weights)
         lasts, last_weights = self.last.get(gender) or self.last["any"]
         first = rng.choices(firsts, weights=first_weights)[0]
         last = rng.choices(lasts, weights=last_weights)[0]
@@ -77,6 +87,26 @@ def _latin(name: str) -> bool:
     return bool(letters) and all("LATIN" in unicodedata.name(c, "") for c in letters) and " " not in name
 
 
+#: alphabets whose names anyascii writes as an English text would ("Смирнова" -> "Smirnova");
+#: abjads (Arabic, Hebrew, Persian) lose their vowels, and Hangul ("Gim" for Kim) and Greek
+#: ("Saltaoyras") come out unlike English usage, so names in those stay out
+_ALPHABETS = ("CYRILLIC", "GEORGIAN", "ARMENIAN")
+
+
+def _romanised(name: str) -> str | None:
+    """A name of an alphabet in :data:`_ALPHABETS` in Latin letters (anyascii, ISC), else None."""
+    letters = [c for c in name if c.isalpha()]
+    if not letters or not all(unicodedata.name(c, "").startswith(_ALPHABETS) for c in letters):
+        return None
+    try:
+        from anyascii import anyascii
+    except ImportError:  # an install without it keeps the Latin-script locales only
+        return None
+    latin = anyascii(name)
+    # "Agaf'ya": a soft sign written as an apostrophe reads as a typo in running text
+    return latin if re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", latin) else None
+
+
 def _listed(value: Any) -> tuple[tuple[str, ...], tuple[float, ...]]:
     """Faker's names as (names, weights): a weighted mapping keeps its weights, a list weighs 1 each."""
     if isinstance(value, dict):
@@ -86,7 +116,11 @@ def _listed(value: Any) -> tuple[tuple[str, ...], tuple[float, ...]]:
     else:
         return (), ()
     # Taiwan's romanised names are upper case ("CHIA-HAO"): written as a name is in running text
-    kept = {(n.title() if n.isupper() else n): w for n, w in pairs if _latin(n)}
+    kept: dict[str, float] = {}
+    for name, weight in pairs:
+        latin = (name.title() if name.isupper() else name) if _latin(name) else _romanised(name)
+        if latin is not None:
+            kept.setdefault(latin, weight)
     return tuple(kept), tuple(kept.values())
 
 
@@ -188,16 +222,22 @@ def surname_first(name: str, stock: NameStock) -> bool:
 
 
 def invent_person(
-    stocks: Sequence[NameStock], gender: str | None, rng: random.Random, *, family_first: bool = False
+    stocks: Sequence[NameStock],
+    gender: str | None,
+    rng: random.Random,
+    *,
+    family_first: bool = False,
+    allowed: frozenset[str] | None = None,
 ) -> tuple[str, str] | None:
     """A new name from one of ``stocks`` and the locale it came from, or None when there is no stock.
 
-    ``gender`` None draws one at random (the passage says nothing of it).
+    ``gender`` None draws one at random (the passage says nothing of it); ``allowed`` limits
+    the first names (those attested in an era).
     """
     if not stocks:
         return None
     stock = stocks[rng.randrange(len(stocks))]
-    first, last = stock.invent(gender or rng.choice(("female", "male")), rng)
+    first, last = stock.invent(gender or rng.choice(("female", "male")), rng, allowed)
     return (f"{last} {first}" if family_first else f"{first} {last}"), stock.locale
 
 

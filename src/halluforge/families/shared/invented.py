@@ -11,6 +11,10 @@ bearer:
   name most ("Born in Haugesund on Norway's west coast"), else the country of the name's own
   stock (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country
   whose names Faker holds only in another script, nothing is invented;
+- **era**: a person born, or a sentence dated, before 1930 takes only first names that the
+  entity table's people of the same region born before then bore ("Ada", "Isaac"; not
+  "Briana" for a 1902 birth); with too few of them, today's names (a small clash, where a real
+  person in the role is a plain one);
 - **gender**: the pronouns and gendered words around the answer (one side only, else a clear
   majority), else the gold person's (table description or first name), else either;
 - **not real**: a name the entity table knows as a person, or any of whose words the passage
@@ -19,6 +23,7 @@ bearer:
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections import Counter
@@ -37,8 +42,13 @@ if TYPE_CHECKING:
 
 #: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
 _DRAWS = 8
+#: a person born (or a sentence dated) before this year gets only first names attested then
+_MODERN = 1930
+#: a stock needs this many attested first names of the gender to invent an earlier person
+_MIN_ATTESTED = 3
 
 
+_OPENING_PRONOUN = re.compile(r"(?:^|[.!?]\s+)(She|He)\b")
 #: a gendered word of one side must outnumber the other's this many times ("she ... her father")
 _GENDER_MAJORITY = 2
 
@@ -128,7 +138,42 @@ def person_gender(
         return "female"
     if male >= _GENDER_MAJORITY * max(female, 1) and male > female:
         return "male"
+    # a tie: a sentence opening with "She" or "He" after the answer speaks of the answer
+    openers = {m.lower() for m in _OPENING_PRONOUN.findall(context)}
+    if len(openers) == 1:
+        return "female" if openers == {"she"} else "male"
     return table.gender(gold[0])
+
+
+def attested(table: EntityTable, country: str) -> frozenset[str]:
+    """First names borne by the table's people born before :data:`_MODERN` in ``country``'s region.
+
+    By region, not country: the table holds too few earlier people per country, while a
+    region still keeps "Isaac" and "Ada" apart from the Western names an Indian locale lists.
+    """
+    return _attested(table)[1].get(table.region(country) or "", frozenset())
+
+
+@functools.lru_cache(maxsize=2)
+def _attested(table: EntityTable) -> tuple[int, dict[str, frozenset[str]]]:
+    found: dict[str, set[str]] = {}
+    for person in table.people():
+        words = person.title.split()
+        if person.born is None or person.born >= _MODERN or len(words) < 2 or not words[0].isalpha():
+            continue
+        region = table.region(person.nationality)
+        if region is not None:
+            found.setdefault(region, set()).add(words[0])
+    return id(table), {country: frozenset(names) for country, names in found.items()}
+
+
+def person_era(facts: Facts) -> int | None:
+    """The earliest year that places the gold person: born, the sentence's years, the table's."""
+    years = [
+        *facts.years,
+        *(y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None),
+    ]
+    return min(years) if years else None
 
 
 def invented_names(
@@ -154,11 +199,19 @@ def invented_names(
     if not stocks:
         return [], {"invented": f"no Latin-script names of {country} in Faker"}
     gender = gender or person_gender(facts, evidence, gold, question, table)
+    era = person_era(facts)
+    allowed = attested(table, country) if era is not None and era < _MODERN else None
+    if allowed is not None:  # Faker's names are today's: an earlier person takes names attested then
+        genders = [gender] if gender else ["female", "male"]
+        dated = [s for s in stocks if all(len(s.firsts(g, allowed)) >= _MIN_ATTESTED for g in genders)]
+        # with too few attested names, today's: blind readers called an anachronistic first
+        # name a small clash, and a real person in the role a plain one
+        stocks, allowed = (dated, allowed) if dated else (stocks, None)
     family_first = any(surname_first(gold[0], s) for s in stocks)
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []
     for _ in range(_DRAWS):
-        drawn = invent_person(stocks, gender, rng, family_first=family_first)
+        drawn = invent_person(stocks, gender, rng, family_first=family_first, allowed=allowed)
         if drawn is None:
             break
         name = drawn[0]
@@ -169,7 +222,9 @@ def invented_names(
         if len(found) >= 3:
             break
     info = {"country": country, "country_from": source, "gender": gender or "either"}
+    if era is not None and era < _MODERN:
+        info["era"] = f"names attested before {_MODERN}" if allowed is not None else "names of today"
     return found, info
 
 
-__all__ = ["home_country", "invented_names", "person_gender"]
+__all__ = ["home_country", "invented_names", "person_era", "person_gender"]

@@ -106,6 +106,51 @@ def test_invented_names_fit_country_and_gender_and_are_no_real_person() -> None:
     assert not any("Ola" in n for n in found)  # a word the passage holds is drawn again
 
 
+def _invent_with(
+    stock: NameStock, table: EntityTable, evidence: str, gold: str
+) -> tuple[list[str], dict[str, str]]:
+    import halluforge.knowledge.names as names
+
+    facts = read_facts(evidence, [gold], "who wrote songs", "person", table)
+    original = names.name_stocks
+    try:
+        names.name_stocks = lambda: {stock.locale: stock}  # type: ignore[assignment]
+        return invented_names(facts, evidence, [gold], "who wrote songs", table, random.Random(0))
+    finally:
+        names.name_stocks = original  # type: ignore[assignment]
+
+
+def test_an_earlier_person_takes_first_names_attested_in_the_table_then() -> None:
+    """A composer of 1850 gets a first name the table's earlier people of the region bore, not "Noah"."""
+    earlier = [
+        ("Ola", 1801),
+        ("Per", 1802),
+        ("Anders", 1803),
+        ("Kari", 1804),
+        ("Ingrid", 1805),
+        ("Sigrid", 1806),
+    ]
+    people = [
+        Entity(f"{first} Vang", "person", f"Norwegian skier ({born}–1900)", born=born, nationality="Norway")
+        for first, born in earlier
+    ]
+    stock = NameStock(
+        "no_NO",
+        first={
+            "male": _names("Ola", "Per", "Anders", "Noah"),
+            "female": _names("Kari", "Ingrid", "Sigrid", "Emma"),
+        },
+        last={"any": _names("Hansen", "Berg", "Dahl")},
+    )
+    evidence = "The Norwegian composer Lars Vik was born in 1850. He wrote songs."
+    found, info = _invent_with(stock, _table(*people), evidence, "Lars Vik")
+    assert info["era"] == "names attested before 1930" and found
+    assert {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
+    # with too few attested names (here none), today's names rather than no name at all
+    found, info = _invent_with(stock, _table(), evidence, "Lars Vik")
+    assert info["era"] == "names of today" and found
+
+
 def test_no_nationality_means_nothing_is_invented() -> None:
     table = _table()
     found, info = invented_names(
@@ -121,8 +166,12 @@ def test_no_nationality_means_nothing_is_invented() -> None:
 
 def test_faker_stocks_are_latin_script_and_gendered() -> None:
     stocks = name_stocks()
-    assert {"no_NO", "en_KE", "ja_JP", "pl_PL"} <= set(stocks)
-    assert "ru_RU" not in stocks and "es" not in stocks  # Cyrillic only; no country
+    assert {"no_NO", "en_KE", "ja_JP", "pl_PL", "ru_RU"} <= set(stocks)
+    assert "ar_AA" not in stocks and "ko_KR" not in stocks and "es" not in stocks  # abjad, Hangul; no country
+    # Cyrillic names come transliterated (anyascii), a soft sign's apostrophe left out
+    russian = stocks["ru_RU"]
+    assert "Ivanova" in russian.last["female"][0] and all(n.isascii() for n in russian.first["female"][0])
+    assert not any("'" in n for n in russian.first["female"][0])
     name, locale = invent_person([stocks["ja_JP"]], "female", random.Random(1)) or ("", "")
     assert locale == "ja_JP" and name.isascii() and len(name.split()) == 2
     assert name_origin("Wang Wei") == [stocks["zh_CN"]]  # the surname first, both listed
