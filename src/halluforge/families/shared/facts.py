@@ -349,17 +349,18 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
                 if e.kind == "place" and (types is None or e.place_type in types) and e.country in homes
             ]
             places.sort(key=_place_order(gold[0], table))
-            names = [e.title for e in places]
+            # a locality whose name the table knows as something else ("Ali", a person) reads as junk
+            names = [e.title for e in places if all(x.kind == "place" for x in table.lookup(e.title))]
     out = [n for n in dict.fromkeys(names) if n.casefold() not in golden and "(" not in n]
     return out[:TABLE_DONORS]
 
 
 def _place_order(gold: str, table: EntityTable) -> Callable[[Entity], tuple[Any, ...]]:
-    """How place donors are tried: like the gold city first, else the best described.
+    """How place donors are tried: known names like the gold city first.
 
-    A city of the gold city's own state or province (Brisbane gets Gold Coast, not Adelaide,
-    which readers caught in "the Queensland capital"), a national capital only for a capital,
-    one with an encyclopaedia entry, of a size like its own.
+    One with an encyclopaedia entry (a suburb such as "Kirāri Sulemānnagar" for New Delhi reads
+    as invented), of the gold city's own state or province, a national capital only for a
+    capital, of a size like its own; without a gold city, the best described and largest.
     """
     home = next((e for e in table.lookup(gold) if e.kind == "place" and e.population), None)
     capitals = {str(i["capital"]) for i in table.countries.values() if i.get("capital")}
@@ -369,16 +370,24 @@ def _place_order(gold: str, table: EntityTable) -> Callable[[Entity], tuple[Any,
         if home is None:
             return (not place.description, -place.population, place.title)
         size = abs(math.log10(max(place.population, 1)) - math.log10(home.population))
-        known = any(e.description for e in table.lookup(place.title))  # a wiki entry: a name readers know
+        known = _described(place.title, None, table)  # a wiki entry: a name readers know
         return (
+            not known,
             place.admin1 != home.admin1 or place.country != home.country,
             (place.title in capitals) != capital,
-            not known,
             round(size, 1),
             place.title,
         )
 
     return order
+
+
+def _described(name: str, types: frozenset[str] | None, table: EntityTable) -> bool:
+    """Whether the table has an encyclopaedia entry for ``name`` as a place (of ``types``)."""
+    return any(
+        e.kind == "place" and e.description and (types is None or e.place_type in types)
+        for e in table.lookup(name)
+    )
 
 
 def _contained(place_type: str | None) -> bool:

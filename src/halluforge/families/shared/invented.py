@@ -33,7 +33,6 @@ from halluforge.families.shared.facts import FEMALE_WORDS, MALE_WORDS
 from halluforge.families.shared.mentions import WORD, about_answer, gender_context, gender_cues
 from halluforge.knowledge.describe import country_pattern
 from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
-from halluforge.knowledge.table import CITY_TYPES
 from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ _GENDER_MAJORITY = 2
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
 _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
-#: a city counts only after a word that places something in it ("in Nairobi", "near Poznań")
+#: a place counts only after a word that places something in it ("in Nairobi", "near Poznań")
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
 
@@ -63,8 +62,9 @@ def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> l
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") counts two, one before a name ("the
-    Swedish Academy") none; any other mention counts one: a country's name, a demonym, a city
-    the table places, after a word that places something in it ("in Nairobi").
+    Swedish Academy") none; any other mention counts one: a country's name, a demonym, a place
+    the table puts in a country, after a word that places something in it ("in Nairobi", "from
+    Louisiana").
     """
     found: list[tuple[str, int]] = []
     words = WORD.findall(text)
@@ -76,10 +76,14 @@ def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> l
         if country is not None:
             found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
             continue
-        placed = i > 0 and words[i - 1].lower() in _PLACING
-        city = table.place(word, CITY_TYPES) if placed else None
-        if city is not None and city.country is not None:
-            found.append((city.country, 1))
+        if i == 0 or words[i - 1].lower() not in _PLACING:
+            continue
+        # a place the table puts in a country, after a placing word: "in Nairobi", "from
+        # Louisiana", "in Las Vegas" (two words tried before one)
+        pair = f"{word} {following}" if following[:1].isupper() else None
+        place = (table.place(pair) if pair else None) or table.place(word)
+        if place is not None and place.country is not None:
+            found.append((place.country, 1))
     found += [(table.country_names[m.group(0)], 1) for m in country_pattern(names).finditer(text.lower())]
     return found
 

@@ -164,6 +164,9 @@ class WrongAnswer:
         table = self.table()
         if facts is None or table is None:
             return {}
+        invented = self._invented.get(candidate)
+        if invented is not None:  # drawn from the gendered names the context asked for
+            return {"gender": True} if invented.get("gender") in ("female", "male") else {}
         return fact_checks(candidate, facts, kind, table)
 
     def reject_answer(
@@ -271,9 +274,9 @@ class WrongAnswer:
             return (
                 f"{candidate!r} is not written like the gold answer {gold[0]!r} (proper name vs common noun)"
             )
-        return conflict(evidence, gold, kind, candidate) or refusal(
-            self.fit_checks(candidate, gold, kind, evidence, question or ""), candidate
-        )
+        # an invented name has the gender it was drawn for and no life the table knows: no fact to check
+        checks = {} if invented else self.fit_checks(candidate, gold, kind, evidence, question or "")
+        return conflict(evidence, gold, kind, candidate) or refusal(checks, candidate)
 
     def _reject_form(
         self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str

@@ -260,3 +260,28 @@ def test_the_replacement_keeps_one_currency_sign_and_drops_a_stray_the() -> None
         span_replace("Tulips of the Netherlands.", ["Netherlands"], "Philippines")
         == "Tulips of the Philippines."
     )
+
+
+def test_city_donors_are_known_names_of_the_gold_state_and_never_another_entity() -> None:
+    """Brisbane (Queensland) gets a known Queensland city before a known city of another state;
+    a locality whose name the table also knows as a person ("Ali") is never a donor."""
+
+    def city(title: str, admin1: str, population: int, described: bool = True) -> list[Entity]:
+        geo = Entity(
+            title, "place", place_type="city", country="Australia", population=population, admin1=admin1
+        )
+        wiki = Entity(title, "place", f"City in {admin1}, Australia", place_type="city", country="Australia")
+        return [geo, wiki] if described else [geo]
+
+    entities = [
+        *city("Brisbane", "04", 2_000_000),
+        *city("Adelaide", "05", 1_200_000),
+        *city("Townsville", "04", 180_000),
+        *city("Gold Coast", "04", 600_000, described=False),
+        *city("Ali", "04", 1_900_000, described=False),
+        Entity("Ali", "person", "Cousin of Muhammad (600–661)", born=600, died=661),
+    ]
+    tab = EntityTable.of(entities, countries={"Australia": {"region": "Oceania", "capital": "Canberra"}})
+    facts = read_facts("Brisbane hosted the games.", ["Brisbane"], "which city", "place:city", tab)
+    donors = table_donors("place:city", facts, ["Brisbane"], tab)
+    assert donors == ["Townsville", "Adelaide", "Gold Coast"]

@@ -176,3 +176,28 @@ def test_faker_stocks_are_latin_script_and_gendered() -> None:
     assert locale == "ja_JP" and name.isascii() and len(name.split()) == 2
     assert name_origin("Wang Wei") == [stocks["zh_CN"]]  # the surname first, both listed
     assert name_origin("Zzyx Qwerty") == []
+
+
+def test_a_place_after_a_placing_word_counts_for_the_home_country() -> None:
+    """ "a pianist from Las Vegas": the two-word city the table places gives the country."""
+    vegas = Entity(
+        "Las Vegas", "place", "City in Nevada, United States", place_type="city", country="United States"
+    )
+    table = _table(vegas)
+    evidence = "Zork Quibble won the award. The pianist from Las Vegas played twice."
+    facts = read_facts(evidence, ["Zork Quibble"], "who won", "person", table)
+    assert home_country(facts, evidence, ["Zork Quibble"], "who won", table) == ("United States", "passage")
+
+
+def test_an_invented_woman_with_a_name_no_table_knows_passes_the_gender_check() -> None:
+    """A transliterated Bulgarian first name is unknown to the first-name table, yet it was drawn
+    as a woman's: the woman's role the context gives does not refuse it."""
+    from halluforge.families.shared.wrong_answer import WrongAnswer
+
+    wrong = WrongAnswer()
+    evidence = "The Bulgarian economist Kristalina Georgieva took office in 2019. She led the fund."
+    gold = ["Kristalina Georgieva", "Georgieva"]
+    reason = wrong.implausible("Ruzhka Mustakova", gold, "person", evidence, question="who", invented=True)
+    assert reason is None
+    # the same name as a real donor: an unknown name in a woman's role is refused
+    assert wrong.implausible("Ruzhka Mustakova", gold, "person", evidence, question="who") is not None
