@@ -61,8 +61,8 @@ _PLACING = frozenset({"in", "near", "at", "from", "of"})
 def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
-    A demonym before a common noun ("the Kenyan runner") counts two, one before a name ("the
-    Swedish Academy") none; any other mention counts one: a country's name, a demonym, a place
+    A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
+    prime minister") counts two, a demonym before a name ("the Swedish Academy") none; any other mention counts one: a country's name, a demonym, a place
     the table puts in a country, after a word that places something in it ("in Nairobi", "from
     Louisiana").
     """
@@ -84,7 +84,10 @@ def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> l
         place = (table.place(pair) if pair else None) or table.place(word)
         if place is not None and place.country is not None:
             found.append((place.country, 1))
-    found += [(table.country_names[m.group(0)], 1) for m in country_pattern(names).finditer(text.lower())]
+    for match in country_pattern(names).finditer(text.lower()):
+        # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
+        owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
+        found.append((table.country_names[match.group(0)], 2 if owns else 1))
     return found
 
 
