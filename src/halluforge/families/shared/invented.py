@@ -62,9 +62,9 @@ def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> l
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
-    prime minister") counts two, a demonym before a name ("the Swedish Academy") none; any other mention counts one: a country's name, a demonym, a place
-    the table puts in a country, after a word that places something in it ("in Nairobi", "from
-    Louisiana").
+    prime minister") counts two, a demonym before a name ("the Swedish Academy") none; any
+    other mention counts one: a country's name, a demonym, a place the table puts in a country,
+    after a word that places something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
     words = WORD.findall(text)
