@@ -175,7 +175,10 @@ def name_stocks() -> dict[str, NameStock]:
 def stocks_of_country(
     country: str, table: EntityTable, stocks: dict[str, NameStock] | None = None
 ) -> list[NameStock]:
-    """The stocks whose names are a ``country``'s: its own locales, else its language's in its region."""
+    """The stocks whose names are a ``country``'s: its own locales, else its language's in its region.
+
+    Of those, the English ones when there are any (the passages are English).
+    """
     stocks = stocks if stocks is not None else name_stocks()
     info = table.countries.get(country) or {}
     code = info.get("iso2")
@@ -191,6 +194,8 @@ def stocks_of_country(
             for s in stocks.values()
             if s.language == languages[0] and table.region(by_code.get(s.country_code or "")) == region
         ]
+    # names as English texts write them: Ireland's en_IE rather than ga_IE's Irish spellings
+    own = [s for s in own if s.language == "en"] or own
     return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
 
 

@@ -67,7 +67,7 @@ from pydantic import Field
 from halluforge.families.answer_swap import PROMPTS
 from halluforge.families.shared.answer_types import classify_answer
 from halluforge.families.shared.donors import example_kind
-from halluforge.families.shared.restatements import restatement
+from halluforge.families.shared.restatements import RESTATED, restatement
 from halluforge.families.shared.spans import answer_spans, span_replace
 from halluforge.families.shared.validate import (
     Check,
@@ -96,7 +96,6 @@ from halluforge.textkit.answers import answer_key
 PROPOSE = "answer_swap/propose"
 REWRITE = "answer_swap/rewrite"
 #: start of the skip reason when the passage restates the gold answer in a form no swap can change
-RESTATED = "the passage restates the gold answer"
 
 Position = Literal["first", "middle", "last"]
 #: AutoDebug keeps seed cases the generator model answers correctly with the evidence

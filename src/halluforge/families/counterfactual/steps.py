@@ -39,6 +39,7 @@ from halluforge.families.counterfactual.sources import EventRecord, TermRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer, looks_like_name
 from halluforge.families.shared.facts import refusal, table_donors
 from halluforge.families.shared.kinds import classify_kind
+from halluforge.families.shared.restatements import RESTATED, restatement
 from halluforge.families.shared.validate import (
     Check,
     draw_pool_answer,
@@ -253,8 +254,14 @@ async def counterfactual_answer(
     judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
     kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
     table = judge.table()
-    if kind == "other" and table is not None and looks_like_name(gold[0]) and table.gender(gold[0]):
-        kind = "person"  # "Maria Ressa" asked with "who won ...": a person, by her first name
+    named = looks_like_name(gold[0]) and re.search(r"\bwho(?:m|se)?\b", question, re.I) is not None
+    if kind == "other" and table is not None and named and table.gender(gold[0]):
+        kind = "person"  # "Maria Ressa" for "who won ...": a person, by her first name
+    # a paragraph that restates the answer in a form no swap changes ("Stade de France", "the
+    # following year") would contradict itself: the answer swap skips it, and so does RECALL
+    restated = restatement(paragraph, gold, kind, question)
+    if restated is not None:
+        return None, FieldProvenance(path="fallback", method="none", rejected=[f"{RESTATED}: {restated}"])
     # people and places also fit the sentence's facts (the answer swap's checks, :mod:`.facts`)
     checked = kind.startswith(("person", "place"))
 

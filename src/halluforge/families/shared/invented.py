@@ -120,6 +120,9 @@ def home_country(
         for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
             for country, _ in _countries_named(f"in {born.group(1)}", table, names):
                 counts[country] += 2
+    if not counts:  # nothing said about the person: the passage's own country, if it names one
+        for country, weight in _countries_named(evidence, table, names):
+            counts[country] += weight
     if counts:
         return counts.most_common(1)[0][0], "passage"
     by_code = {str(i.get("iso2")): name for name, i in table.countries.items() if i.get("iso2")}
@@ -147,6 +150,8 @@ def person_gender(
         return "male"
     # a tie: a sentence opening with "She" or "He" after the answer speaks of the answer
     openers = {m.lower() for m in _OPENING_PRONOUN.findall(context)}
+    if not openers:  # the sentences about the answer, further on ("He spent several months ...")
+        openers = {m.lower() for m in _OPENING_PRONOUN.findall(" ".join(about_answer(evidence, gold)))}
     if len(openers) == 1:
         return "female" if openers == {"she"} else "male"
     return table.gender(gold[0])

@@ -46,6 +46,9 @@ from halluforge.families.shared.passage import (
 from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.dates import MONTH_NAMES
 
+#: start of the skip reason when a passage restates its answer (answer swap and RECALL)
+RESTATED = "the passage restates the gold answer"
+
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
 _ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.I)
@@ -272,6 +275,8 @@ def _number_name(texts: Sequence[str], gold: float) -> str | None:
 
 
 _CAPITALISED_AFTER = re.compile(r"^[ \t]+([A-Z][\w'’-]*)")
+#: a capitalised word and a name particle just before the answer: "Stade de France", "Bank of England"
+_NAME_PARTICLE_BEFORE = re.compile(r"\b[A-Z][\w'’-]*[ \t]+(?:de|du|des|del|della|di|la|le|of)[ \t]+$")
 
 
 def _inside_name(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
@@ -280,10 +285,14 @@ def _inside_name(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
     Span replacement would invent a name ("the Munich Wall") that no reader knows. A kind
     word after the answer ("Gobi Desert", "Amazon River") only says what the answer is. A
     capitalised word before the answer is not read: it is as often a nationality or a title
-    ("the New Zealander Edmund Hillary", "Queen Victoria") as part of a name.
+    ("the New Zealander Edmund Hillary", "Queen Victoria") as part of a name, unless a name
+    particle joins them ("Stade de France", "Bank of England").
     """
     kinds = kind_words()
     for start, end in spans:
+        before = _NAME_PARTICLE_BEFORE.search(evidence[max(0, start - 40) : start])
+        if before is not None:
+            return f"the answer is part of the longer name {evidence[start - len(before.group(0)) : end]!r}"
         after = _CAPITALISED_AFTER.match(evidence[end:])
         if after and after.group(1).lower() not in kinds and after.group(1) not in MONTH_NAMES:
             return f"the answer is part of the longer name {evidence[start : end + after.end()].strip()!r}"
@@ -434,5 +443,6 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
 
 
 __all__ = [
+    "RESTATED",
     "restatement",
 ]

@@ -21,6 +21,7 @@ step uses.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from typing import TYPE_CHECKING, cast
@@ -292,6 +293,8 @@ class WrongAnswer:
             return reason
         if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
             return f"proposal {candidate!r} is not an answer"
+        if answer_type not in ("date", "number") and _near_copy(candidate, gold):
+            return f"proposal {candidate!r} is a misspelling of the gold answer, not another one"
         form = form_type(candidate)
         if answer_type in ("date", "number"):
             # the question's wh-word alone would call anything a date ("when ...? banana")
@@ -478,6 +481,12 @@ class WrongAnswer:
             found = (pool, index)
             ctx.resources[key] = found
         return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
+
+
+def _near_copy(candidate: str, gold: list[str]) -> bool:
+    """A name one or two letters off a gold alias ("Nihon Hidakyo" for "Nihon Hidankyo")."""
+    key = normalize_answer(candidate)
+    return any(difflib.SequenceMatcher(None, key, normalize_answer(g)).ratio() >= 0.85 for g in gold)
 
 
 def _noted(reason: str | None, into: list[str]) -> str | None:

@@ -444,5 +444,5 @@ def test_a_bare_other_answer_takes_nothing_from_the_pool_and_a_name_is_a_person(
     pool = {**POOL, "other": ["Roger Federer", "Hunga Tonga", "Tham Luang"]}
     new, prov = _other_answer(pool, "Zhurong", "What was the name of the rover that landed?")
     assert new is None and any("no other answer of kind other" in r for r in prov.rejected)
-    new, prov = _other_answer(pool, "Maria Wanjiru", "What was the name of the Kenyan judge?")
+    new, prov = _other_answer(pool, "Maria Wanjiru", "Who was the Kenyan judge sworn in?")
     assert prov.method == "invented" and new is not None and new.split()[0] != "Maria"

@@ -201,3 +201,19 @@ def test_an_invented_woman_with_a_name_no_table_knows_passes_the_gender_check() 
     assert reason is None
     # the same name as a real donor: an unknown name in a woman's role is refused
     assert wrong.implausible("Ruzhka Mustakova", gold, "person", evidence, question="who") is not None
+
+
+def test_a_country_with_an_english_locale_takes_it_and_a_misspelt_proposal_is_refused() -> None:
+    """Ireland's names come from en_IE, not ga_IE's Irish spellings; "Nihon Hidakyo" is no
+    other organisation than "Nihon Hidankyo"."""
+    from halluforge.families.shared.wrong_answer import WrongAnswer
+
+    irish = NameStock("ga_IE", first=NORWAY.first, last=NORWAY.last)
+    english = NameStock("en_IE", first=KENYA.first, last=KENYA.last)
+    countries = {"Ireland": {"region": "Europe", "iso2": "IE", "languages": ["ga", "en"]}}
+    table = EntityTable.of([], countries=countries)
+    assert stocks_of_country("Ireland", table, {"ga_IE": irish, "en_IE": english}) == [english]
+    wrong = WrongAnswer(knowledge=False)
+    gold = ["Nihon Hidankyo"]
+    reason = wrong.reject_answer("Nihon Hidakyo", gold, "other", "which group won", "Nihon Hidankyo won.")
+    assert reason is not None and "misspelling" in reason

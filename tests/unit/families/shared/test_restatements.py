@@ -342,3 +342,13 @@ def test_a_date_given_by_another_year_and_a_span_of_years_is_a_restatement() -> 
     assert restatement(loose, gold, "date") is None
     unrelated = "The palace, built over twenty years, was finished in 1558; she died there on 24 March 1603."
     assert restatement(unrelated, gold, "date") is None
+
+
+def test_an_answer_joined_to_a_name_by_a_particle_is_part_of_that_name() -> None:
+    """ "Stade de France", "Bank of England": a swap would invent "Stade de Italy"."""
+    stadium = "France won the final at the Stade de France in Saint-Denis."
+    assert "Stade de France" in (restatement(stadium, ["France"], "place:country") or "")
+    bank = "The Bank of England raised rates; England then slowed."
+    assert "Bank of England" in (restatement(bank, ["England"], "place:country") or "")
+    # a nationality or title before the answer is not a name: no particle joins them
+    assert restatement("The New Zealander Edmund Hillary climbed it.", ["Edmund Hillary"], "person") is None
