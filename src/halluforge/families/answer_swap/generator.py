@@ -135,6 +135,12 @@ class AnswerSwapOptions(GeneratorOptions):
         description="swap a person for an invented name of the same nationality and gender (Faker's "
         "names) before any real person; off: real donors only (table, neighbours, dataset)",
     )
+    real_donors: bool = Field(
+        default=True,
+        description="after a shifted value and an invented person, take a real answer of the kind (entity "
+        "table, neighbours, dataset, lexicon); off: skip the seed case instead, since blind readers "
+        "believed about one such swap in twenty (docs/families/answer_swap.md)",
+    )
 
 
 def answer_position(evidence: str, start: int) -> Position:
@@ -186,6 +192,7 @@ class AnswerSwap(Generator):
             option_prefix="families.answer_swap",
             knowledge=opts.knowledge,
             invent_people=opts.invent_people,
+            real_donors=opts.real_donors,
         )
 
     @property

@@ -96,6 +96,11 @@ class CounterfactualOptions(GeneratorOptions):
         description="a person or place counterfactual answer fits the sentence's facts (the entity table's "
         "role, era, gender, nationality and country checks) and may come from the table",
     )
+    real_donors: bool = Field(
+        default=True,
+        description="a counterfactual answer that is no shifted date or number and no invented person may "
+        "come from the entity table or the pool of every input's answers; off: the input is skipped",
+    )
     records: str = Field(
         default="bundled", description="event records file (.jsonl/.csv/.parquet) or 'bundled'"
     )
@@ -418,6 +423,7 @@ class Counterfactual(Generator):
             self._pool(ctx),
             max_attempts=self.opts.max_attempts,
             knowledge=self.opts.knowledge,
+            real_donors=self.opts.real_donors,
         )
         if cf is None:
             why = "; ".join(fields["counterfactual_answer"].rejected)

@@ -237,6 +237,7 @@ async def counterfactual_answer(
     *,
     max_attempts: int,
     knowledge: bool = True,
+    real_donors: bool = True,
 ) -> tuple[str | None, FieldProvenance]:
     """Step 3: a wrong answer of the same type, accepted by the shared wrong-answer checks.
 
@@ -249,7 +250,8 @@ async def counterfactual_answer(
     that is a person's name, by a known first name, is a person). A person or place must also fit
     the sentence's facts (role, era, gender, nationality, country;
     :mod:`halluforge.families.shared.facts`), and a proposed one must be a known entity.
-    ``knowledge`` off skips the table, the invented names and those checks.
+    ``knowledge`` off skips the table, the invented names and those checks; ``real_donors``
+    off takes no table or pool answer for anything but a date or a number.
     """
     judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
     kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
@@ -302,7 +304,7 @@ async def counterfactual_answer(
         return invented, FieldProvenance(
             path="fallback", method="invented", attempts=attempts, rejected=rejected
         )
-    if checked:  # the entity table's donors of the fine kind, the likeliest to fit first
+    if checked and real_donors:  # the entity table's donors of the fine kind, the likeliest to fit first
         names = table_donors(kind, facts, gold, table) if facts is not None and table is not None else []
         for name in names:
             clean = judge.reject_answer(name, gold, answer_type, question, paragraph) is None
@@ -333,7 +335,7 @@ async def counterfactual_answer(
 
     # a bare "place" or "other" (a mission, a cave, a company nothing is known of) has no kind
     # to keep: as in the answer swap, which trusts only a neighbour's answer there, none is drawn
-    if new is None and (shaped or ":" in kind or kind == "person"):
+    if new is None and (shaped or (real_donors and (":" in kind or kind == "person"))):
         typed: AnswerType = "person" if kind.startswith("person") else answer_type
         like = gold[0] if shaped else None
         new = draw_pool_answer(typed, pool, gold, rng, avoid_in=paragraph, like=like, accept=plausible)

@@ -117,6 +117,12 @@ def check_differs(new: str, gold: Sequence[str]) -> Check:
     return True, ""
 
 
+def near_copy(candidate: str, gold: Sequence[str]) -> bool:
+    """A name one or two letters off a gold alias ("Nihon Hidakyo" for "Nihon Hidankyo"): no other answer."""
+    key = normalize_answer(candidate)
+    return any(difflib.SequenceMatcher(None, key, normalize_answer(g)).ratio() >= 0.85 for g in gold)
+
+
 def check_present(evidence: str, new: str) -> Check:
     """The new answer occurs in the new evidence."""
     if contains_answer(evidence, new):
@@ -371,6 +377,7 @@ __all__ = [
     "check_present",
     "draw_pool_answer",
     "first_failure",
+    "near_copy",
     "parse_answer",
     "parse_passage",
     "perturb_answer",

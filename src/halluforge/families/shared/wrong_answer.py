@@ -21,7 +21,6 @@ step uses.
 
 from __future__ import annotations
 
-import difflib
 import random
 import re
 from typing import TYPE_CHECKING, cast
@@ -70,6 +69,7 @@ from halluforge.families.shared.proposals import ask_attempt, propose_answer
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
+    near_copy,
     perturb_answer,
     perturbable,
     shift_year,
@@ -115,6 +115,7 @@ class WrongAnswer:
         option_prefix: str = "families",
         knowledge: bool = True,
         invent_people: bool = True,
+        real_donors: bool = True,
     ) -> None:
         self.max_answer_words = max_answer_words
         self.max_attempts = max_attempts
@@ -123,6 +124,7 @@ class WrongAnswer:
         self.option_prefix = option_prefix
         self.knowledge = knowledge
         self.invent_people = invent_people
+        self.real_donors = real_donors
         #: what each invented name was read from (country, gender), for the case's metadata
         self._invented: dict[str, dict[str, str]] = {}
         self._facts: dict[tuple[str, tuple[str, ...], str, str], Facts] = {}
@@ -293,7 +295,7 @@ class WrongAnswer:
             return reason
         if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
             return f"proposal {candidate!r} is not an answer"
-        if answer_type not in ("date", "number") and _near_copy(candidate, gold):
+        if answer_type not in ("date", "number") and near_copy(candidate, gold):
             return f"proposal {candidate!r} is a misspelling of the gold answer, not another one"
         form = form_type(candidate)
         if answer_type in ("date", "number"):
@@ -389,6 +391,9 @@ class WrongAnswer:
         new = self.invented_person(example.question, gold, kind, evidence, facts, rng, refusals, rejected)
         if new is not None:
             return fallback("invented", new)
+        if not self.real_donors:  # off: no entity table, neighbour, dataset or lexicon answer
+            rejected.append(f"real donors are off ({self.option_prefix}.real_donors)")
+            return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
         known = facts is not None and (facts.gold or facts.gold_place or facts.gold_country)
         from_table = (
             [[name, "entity_table"] for name in table_donors(kind, facts, gold, table)]
@@ -481,12 +486,6 @@ class WrongAnswer:
             found = (pool, index)
             ctx.resources[key] = found
         return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
-
-
-def _near_copy(candidate: str, gold: list[str]) -> bool:
-    """A name one or two letters off a gold alias ("Nihon Hidakyo" for "Nihon Hidankyo")."""
-    key = normalize_answer(candidate)
-    return any(difflib.SequenceMatcher(None, key, normalize_answer(g)).ratio() >= 0.85 for g in gold)
 
 
 def _noted(reason: str | None, into: list[str]) -> str | None:

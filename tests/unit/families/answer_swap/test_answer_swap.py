@@ -534,3 +534,19 @@ def test_a_known_architect_must_have_lived_at_the_sentences_date() -> None:
     # one dead before 1901 does not fit either (era)
     found = swap.wrong.implausible("Christopher Wren", builder.answers, kind, builder.evidence or "")
     assert found is not None and "'era'" in found
+
+
+async def test_without_real_donors_a_thing_is_skipped_and_a_person_still_invented() -> None:
+    """`real_donors: false`: no lexicon animal for the grey wolf (the seed case is skipped with
+    the reason), while a person still gets an invented name and a date its shift."""
+    wolf = Example.build(
+        "which animal is the largest wild canine",
+        ["grey wolf", "the grey wolf", "grey wolves"],
+        "The grey wolf is the largest wild member of the dog family. Grey wolves hunt in packs.",
+        id="ex-wolf-real",
+    )
+    skipped = await forge(wolf, context(None), real_donors=False)
+    assert isinstance(skipped, Skip)
+    assert "real donors are off (families.answer_swap.real_donors)" in skipped.reason
+    case = await forge(_architect(), context(None), real_donors=False)
+    assert isinstance(case, TestCase) and case.provenance.fields["expected"].method == "invented"
