@@ -87,7 +87,8 @@ if TYPE_CHECKING:
 _META = re.compile(
     r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
     r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead|reply|sentence|in this case)\b|"
-    r"^(?:not|no|yes|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|i|my|we|you)\b",
+    r"^(?:not|no|yes|true|false|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|"
+    r"i|my|we|you)\b",
     re.I,
 )
 

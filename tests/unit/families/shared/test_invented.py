@@ -217,3 +217,12 @@ def test_a_country_with_an_english_locale_takes_it_and_a_misspelt_proposal_is_re
     gold = ["Nihon Hidankyo"]
     reason = wrong.reject_answer("Nihon Hidakyo", gold, "other", "which group won", "Nihon Hidankyo won.")
     assert reason is not None and "misspelling" in reason
+
+
+def test_a_truth_value_is_no_proposal() -> None:
+    """ "False" for the opera Aida (a 135M generator's reply, blind-read as junk) is refused."""
+    from halluforge.families.shared.wrong_answer import WrongAnswer
+
+    wrong = WrongAnswer(knowledge=False)
+    reason = wrong.reject_answer("False", ["Aida"], "other", "which opera", "Aida opened.")
+    assert reason is not None and "not an answer" in reason
