@@ -8,15 +8,17 @@ bearer:
 
 - **nationality**: the demonym next to the answer ("the Norwegian playwright"), else the gold
   person's nationality in the entity table, else the country the sentences about the answer
-  name most ("Born in Haugesund on Norway's west coast"), else the country of the name's own
-  stock (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country
-  whose names Faker holds only in another script, nothing is invented;
+  name most, weighted (:func:`home_country`: "Born in Haugesund on Norway's west coast"), else
+  the passage's own country, else the country of the name's own stock
+  (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country whose
+  names Faker holds only in a script that does not transliterate well, nothing is invented;
 - **era**: a person born, or a sentence dated, before 1930 takes only first names that the
   entity table's people of the same region born before then bore ("Ada", "Isaac"; not
   "Briana" for a 1902 birth); with too few of them, today's names (a small clash, where a real
   person in the role is a plain one);
 - **gender**: the pronouns and gendered words around the answer (one side only, else a clear
-  majority), else the gold person's (table description or first name), else either;
+  majority, else the pronoun that opens a sentence about the answer), else the gold person's
+  (table description or first name), else either;
 - **not real**: a name the entity table knows as a person, or any of whose words the passage
   already holds, is drawn again.
 """
@@ -47,6 +49,7 @@ _MODERN = 1930
 _MIN_ATTESTED = 3
 
 
+#: a sentence opening with "She" or "He" after the answer speaks of the answer
 _OPENING_PRONOUN = re.compile(r"(?:^|[.!?]\s+)(She|He)\b")
 #: a gendered word of one side must outnumber the other's this many times ("she ... her father")
 _GENDER_MAJORITY = 2
@@ -163,11 +166,12 @@ def attested(table: EntityTable, country: str) -> frozenset[str]:
     By region, not country: the table holds too few earlier people per country, while a
     region still keeps "Isaac" and "Ada" apart from the Western names an Indian locale lists.
     """
-    return _attested(table)[1].get(table.region(country) or "", frozenset())
+    return _attested(table).get(table.region(country) or "", frozenset())
 
 
 @functools.lru_cache(maxsize=2)
-def _attested(table: EntityTable) -> tuple[int, dict[str, frozenset[str]]]:
+def _attested(table: EntityTable) -> dict[str, frozenset[str]]:
+    """Per region, the first names of the table's people born before :data:`_MODERN` (read once)."""
     found: dict[str, set[str]] = {}
     for person in table.people():
         words = person.title.split()
@@ -176,7 +180,7 @@ def _attested(table: EntityTable) -> tuple[int, dict[str, frozenset[str]]]:
         region = table.region(person.nationality)
         if region is not None:
             found.setdefault(region, set()).add(words[0])
-    return id(table), {country: frozenset(names) for country, names in found.items()}
+    return {region: frozenset(names) for region, names in found.items()}
 
 
 def person_era(facts: Facts) -> int | None:
