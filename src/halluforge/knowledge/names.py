@@ -188,11 +188,10 @@ def stocks_of_country(
     if languages and not any(s.language == languages[0] for s in own):
         # the first language has no locale of this country: its locales in the same region
         region = info.get("region")
-        by_code = {str(i.get("iso2")): name for name, i in table.countries.items() if i.get("iso2")}
         own += [
             s
             for s in stocks.values()
-            if s.language == languages[0] and table.region(by_code.get(s.country_code or "")) == region
+            if s.language == languages[0] and table.region(table.country_of_code(s.country_code)) == region
         ]
     # names as English texts write them: Ireland's en_IE rather than ga_IE's Irish spellings
     own = [s for s in own if s.language == "en"] or own

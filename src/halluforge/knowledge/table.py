@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, describe
+from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, country_pattern, describe
 
 _NATIONALITY_MIN = 2
 
@@ -153,6 +153,22 @@ class EntityTable:
         """The canonical country of a country name or alternative spelling, or None."""
         return self.country_names.get(key(name).removeprefix("the "))
 
+    @functools.cached_property
+    def _country_codes(self) -> dict[str, str]:
+        return _by_code(self.countries)
+
+    def country_of_code(self, code: str | None) -> str | None:
+        """The canonical country of an ISO 3166 alpha-2 code ("NO": Norway), or None."""
+        return self._country_codes.get(code or "")
+
+    @functools.cached_property
+    def country_name_pattern(self) -> re.Pattern[str]:
+        """Every country name and spelling of four letters or more, for lower-cased text.
+
+        Shorter spellings are codes ("US", "FRA") that read as ordinary words in lower case.
+        """
+        return country_pattern(tuple(sorted(n for n in self.country_names if len(n) > 3)))
+
     def region(self, country: str | None) -> str | None:
         """The country's region (Europe, Africa, Americas, Asia, Oceania), or None."""
         info = self.countries.get(country or "")
@@ -268,6 +284,11 @@ def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, s
     return info, names, demonyms
 
 
+def _by_code(countries: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """ISO alpha-2 code -> canonical country name, from countryinfo's rows."""
+    return {str(info["iso2"]): name for name, info in countries.items() if info.get("iso2")}
+
+
 def _literal(text: Any) -> Any:
     """Countryinfo stores lists and dicts as Python literals inside strings."""
     if not isinstance(text, str):
@@ -360,14 +381,7 @@ def build_table() -> dict[str, Any]:
                 bare,
             )
     by_iso = {info["iso3"]: name for name, info in countries.items() if info.get("iso3")}
-    iso2: dict[str, str] = {}
-    folder = _package_dir("countryinfo")
-    if folder is not None:
-        for path in sorted((folder / "data").glob("*.json")):
-            row = json.loads(path.read_text(encoding="utf-8"))
-            codes = _literal(row.get("ISO"))
-            if isinstance(codes, dict) and row.get("name") in countries:
-                iso2[str(codes.get("alpha2"))] = row["name"]
+    iso2 = _by_code(countries)
     homes: dict[str, set[str]] = {}
     cities = _cities()
     for city in cities:

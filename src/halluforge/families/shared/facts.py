@@ -51,7 +51,6 @@ from halluforge.families.shared.mentions import (
 )
 from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.spans import answer_spans
-from halluforge.knowledge.describe import country_pattern
 from halluforge.knowledge.table import place_types
 
 if TYPE_CHECKING:
@@ -173,8 +172,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             country = table.demonyms.get(word.lower())
             if country is not None:
                 found.append(country)
-        names = tuple(sorted(n for n in table.country_names if len(n) > 3))
-        for match in country_pattern(names).finditer(outside.lower()):
+        for match in table.country_name_pattern.finditer(outside.lower()):
             found.append(table.country_names[match.group(0)])
         facts.countries = tuple(dict.fromkeys(found))
         facts.gold_place = table.place(gold[0], place_types(kind))

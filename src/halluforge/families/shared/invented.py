@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.facts import FEMALE_WORDS, MALE_WORDS
 from halluforge.families.shared.mentions import WORD, about_answer, gender_context, gender_cues
-from halluforge.knowledge.describe import country_pattern
 from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
 from halluforge.textkit.sentences import sentence_spans
 
@@ -61,7 +60,7 @@ _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
 
-def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> list[tuple[str, int]]:
+def _countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
@@ -87,7 +86,7 @@ def _countries_named(text: str, table: EntityTable, names: tuple[str, ...]) -> l
         place = (table.place(pair) if pair else None) or table.place(word)
         if place is not None and place.country is not None:
             found.append((place.country, 1))
-    for match in country_pattern(names).finditer(text.lower()):
+    for match in table.country_name_pattern.finditer(text.lower()):
         # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
         owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
         found.append((table.country_names[match.group(0)], 2 if owns else 1))
@@ -112,24 +111,22 @@ def home_country(
     for word in WORD.findall(question):
         if (country := table.demonyms.get(word.lower())) is not None:
             counts[country] += 2
-    names = tuple(sorted(n for n in table.country_names if len(n) > 3))
     about = set(about_answer(evidence, gold))
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
-        for country, weight in _countries_named(sentence, table, names):
+        for country, weight in _countries_named(sentence, table):
             # outside the sentences about the answer, only "the Kenyan runner" speaks of a person
             if sentence in about or weight == 2:
                 counts[country] += weight
         for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
-            for country, _ in _countries_named(f"in {born.group(1)}", table, names):
+            for country, _ in _countries_named(f"in {born.group(1)}", table):
                 counts[country] += 2
     if not counts:  # nothing said about the person: the passage's own country, if it names one
-        for country, weight in _countries_named(evidence, table, names):
+        for country, weight in _countries_named(evidence, table):
             counts[country] += weight
     if counts:
         return counts.most_common(1)[0][0], "passage"
-    by_code = {str(i.get("iso2")): name for name, i in table.countries.items() if i.get("iso2")}
-    origins = {by_code.get(s.country_code or "") for s in name_origin(gold[0])} - {None}
+    origins = {table.country_of_code(s.country_code) for s in name_origin(gold[0])} - {None}
     if len(origins) == 1:
         return origins.pop(), "name"
     return None, "unknown"
