@@ -60,12 +60,12 @@ if TYPE_CHECKING:
 REFUSED = "fact check"
 #: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
 _YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
-FEMALE_WORDS = re.compile(
+_FEMALE = re.compile(
     r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
     r"mother|daughter|wife|sister|duchess|heroine)\b",
     re.I,
 )
-MALE_WORDS = re.compile(
+_MALE = re.compile(
     r"\b(?:he|his|him|himself|men'?s|man|gentlemen'?s|king|prince|emperor|boys'?|father|son|"
     r"husband|brother|duke|hero)\b",
     re.I,
@@ -92,6 +92,11 @@ class Facts:
     #: the answer's birth and death years as the passage states them ("born in 1978", "(1853–1890)")
     born: int | None = None
     died: int | None = None
+    #: the text whose gendered words speak of a person answer, and their (female, male) counts
+    gender_text: str = ""
+    cues: tuple[int, int] = (0, 0)
+    #: the sentences that speak of a person answer (:func:`~.mentions.about_answer`)
+    about: tuple[str, ...] = ()
     countries: tuple[str, ...] = ()
     gold: Entity | None = None
     gold_place: Entity | None = None
@@ -152,7 +157,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             elif fine:
                 facts.groups = frozenset({fine})
         context = gender_context(evidence, gold, question) if sentence else question
-        female, male = gender_cues(FEMALE_WORDS, context), gender_cues(MALE_WORDS, context)
+        female, male = gender_cues(_FEMALE, context), gender_cues(_MALE, context)
+        facts.gender_text, facts.cues = context, (female, male)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
         # a demonym next to the answer ("the Scottish physician"): mapped to its country when
@@ -164,8 +170,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
-        about = about_answer(evidence, gold)
-        facts.born, facts.died = stated_year(BORN, about), stated_year(DIED, about)
+        facts.about = tuple(about_answer(evidence, gold))
+        facts.born, facts.died = stated_year(BORN, facts.about), stated_year(DIED, facts.about)
     if kind.startswith("place"):
         found: list[str] = []
         for word in WORD.findall(outside):

@@ -31,8 +31,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from halluforge.families.shared.facts import FEMALE_WORDS, MALE_WORDS
-from halluforge.families.shared.mentions import WORD, about_answer, gender_context, gender_cues
+from halluforge.families.shared.mentions import WORD
 from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
 from halluforge.textkit.sentences import sentence_spans
 
@@ -111,7 +110,7 @@ def home_country(
     for word in WORD.findall(question):
         if (country := table.demonyms.get(word.lower())) is not None:
             counts[country] += 2
-    about = set(about_answer(evidence, gold))
+    about = set(facts.about)
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
         for country, weight in _countries_named(sentence, table):
@@ -132,26 +131,24 @@ def home_country(
     return None, "unknown"
 
 
-def person_gender(
-    facts: Facts, evidence: str, gold: list[str], question: str, table: EntityTable
-) -> str | None:
+def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | None:
     """The gold person's gender, or None when nothing tells it.
 
-    The context's when only one side's words occur; else a clear majority of its gendered
-    words ("the first woman ... she ... her father"); else the table's.
+    The context's when only one side's words occur (:attr:`Facts.gender`); else a clear
+    majority of its gendered words ("the first woman ... she ... her father"); else the pronoun
+    that opens a sentence about the answer; else the table's.
     """
     if facts.gender is not None:
         return facts.gender
-    context = gender_context(evidence, gold, question)
-    female, male = gender_cues(FEMALE_WORDS, context), gender_cues(MALE_WORDS, context)
+    female, male = facts.cues
     if female >= _GENDER_MAJORITY * max(male, 1) and female > male:
         return "female"
     if male >= _GENDER_MAJORITY * max(female, 1) and male > female:
         return "male"
     # a tie: a sentence opening with "She" or "He" after the answer speaks of the answer
-    openers = {m.lower() for m in _OPENING_PRONOUN.findall(context)}
+    openers = {m.lower() for m in _OPENING_PRONOUN.findall(facts.gender_text)}
     if not openers:  # the sentences about the answer, further on ("He spent several months ...")
-        openers = {m.lower() for m in _OPENING_PRONOUN.findall(" ".join(about_answer(evidence, gold)))}
+        openers = {m.lower() for m in _OPENING_PRONOUN.findall(" ".join(facts.about))}
     if len(openers) == 1:
         return "female" if openers == {"she"} else "male"
     return table.gender(gold[0])
@@ -211,7 +208,7 @@ def invented_names(
     stocks = stocks_of_country(country, table)
     if not stocks:
         return [], {"invented": f"no Latin-script names of {country} in Faker"}
-    gender = gender or person_gender(facts, evidence, gold, question, table)
+    gender = gender or person_gender(facts, gold, table)
     era = person_era(facts)
     allowed = attested(table, country) if era is not None and era < _MODERN else None
     if allowed is not None:  # Faker's names are today's: an earlier person takes names attested then

@@ -10,6 +10,7 @@ else, would refuse good donors. These readers decide which words speak of the an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from halluforge.families.shared.spans import answer_spans
 from halluforge.textkit.sentences import sentence_spans
@@ -118,7 +119,7 @@ def about_answer(evidence: str, gold: list[str]) -> list[str]:
     return about
 
 
-def stated_year(pattern: re.Pattern[str], sentences: list[str]) -> int | None:
+def stated_year(pattern: re.Pattern[str], sentences: Sequence[str]) -> int | None:
     """The one year the pattern finds in the sentences, or None (none, or several different)."""
     years = {int(next(g for g in m.groups() if g)) for text in sentences for m in pattern.finditer(text)}
     return years.pop() if len(years) == 1 else None
