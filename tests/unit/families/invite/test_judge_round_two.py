@@ -8,33 +8,19 @@ The hand-written cases beside them show the rule is about the shape, not the one
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from halluforge.families.invite.cli import premise_inputs
 from halluforge.families.invite.judge import rule_judge
+from judge_shapes import judge_row, shape_rows
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "judge" / "round_two_shapes.jsonl"
-ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-
-
-def _judge(row: dict[str, Any]) -> Any:
-    (item,) = premise_inputs([row])
-    return rule_judge(
-        item.question,
-        item.response,
-        entities=item.entities,
-        invalid=item.invalid,
-        valid_answers=item.valid_answers,
-    )
+ROWS = shape_rows("round_two_shapes.jsonl")
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['model']}:{r['id']}:{r['shape']}" for r in ROWS])
 def test_real_replies_of_round_two(row: dict[str, Any]) -> None:
-    verdict = _judge(row)
+    verdict = judge_row(row)
     assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), row["expect"]), verdict
 
 

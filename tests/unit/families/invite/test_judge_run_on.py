@@ -9,17 +9,15 @@ a prompt block) are written here, in our own words.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from halluforge.families.invite.judge import read_reply, rule_judge
 from halluforge.families.invite.judge.reading import CUTS
+from judge_shapes import shape_rows
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "judge" / "run_on_shapes.jsonl"
-ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+ROWS = shape_rows("run_on_shapes.jsonl")
 Q = "When did Marta Olsen write Grey Harbour?"
 SWAP = ("Marta Olsen",)
 

@@ -20,25 +20,12 @@ import pytest
 
 from extra_skips import needs
 from halluforge.cli.main import main
-from halluforge.families.invite.cli import premise_inputs
 from halluforge.families.invite.judge import rule_judge
 from halluforge.families.invite.judge.world import NO_WORLD, World, asked_kind, default_world, world_of
 from halluforge.knowledge.table import Entity, EntityTable
+from judge_shapes import judge_row, shape_rows
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "judge" / "world_knowledge_shapes.jsonl"
-ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-
-
-def _judge(row: dict[str, Any], world: World | None = None) -> Any:
-    (item,) = premise_inputs([row])
-    return rule_judge(
-        item.question,
-        item.response,
-        entities=item.entities,
-        invalid=item.invalid,
-        valid_answers=item.valid_answers,
-        world=world,
-    )
+ROWS = shape_rows("world_knowledge_shapes.jsonl")
 
 
 def _full_table() -> World:
@@ -50,7 +37,7 @@ def _full_table() -> World:
 @needs("knowledge")
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['id']}:{r['shape']}" for r in ROWS])
 def test_real_replies_judged_with_the_table(row: dict[str, Any]) -> None:
-    verdict = _judge(row, _full_table())
+    verdict = judge_row(row, _full_table())
     assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), row["expect"]), verdict
     assert verdict.knowledge.startswith("entity table:"), verdict
 
@@ -59,7 +46,7 @@ def test_without_world_knowledge_the_verdicts_are_the_old_ones() -> None:
     # the steps are what change these verdicts: switched off, the bare names count as answers
     # and the denial as a rejection
     for row in ROWS:
-        verdict = _judge(row, NO_WORLD)
+        verdict = judge_row(row, NO_WORLD)
         old = (
             (0, "rejects_premise")
             if row["expect"] == "asserts_premise"
@@ -72,7 +59,7 @@ def test_without_world_knowledge_the_verdicts_are_the_old_ones() -> None:
 def test_without_people_in_the_table_the_check_is_skipped_and_says_so() -> None:
     row = next(r for r in ROWS if r["expect"] == "off_topic")
     bare = World(EntityTable.of([]), people=False, missing="no people in the entity table (install)")
-    verdict = _judge(row, bare)
+    verdict = judge_row(row, bare)
     assert verdict.label == 1
     assert verdict.knowledge == "answer-kind check skipped: no people in the entity table (install)"
 
@@ -171,7 +158,7 @@ def test_a_table_that_cannot_load_leaves_the_judge_working(monkeypatch: pytest.M
     default_world.cache_clear()
     try:
         row = next(r for r in ROWS if r["expect"] == "off_topic")
-        verdict = _judge(row)  # the default world: the broken table
+        verdict = judge_row(row)  # the default world: the broken table
         assert verdict.label == 1  # the judge as before round three
         assert verdict.knowledge == (
             "answer-kind check skipped: entity table unavailable (OSError: cache folder unreadable)"
