@@ -77,7 +77,12 @@ from halluforge.families.shared.validate import (
     similarity,
     swap_checks,
 )
-from halluforge.families.shared.wrong_answer import NO_PLAUSIBLE, WrongAnswer, ask_attempt
+from halluforge.families.shared.wrong_answer import (
+    NO_PLAUSIBLE,
+    RealDonorsOption,
+    WrongAnswer,
+    ask_attempt,
+)
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.prompts import Template
 from halluforge.records import (
@@ -135,11 +140,12 @@ class AnswerSwapOptions(GeneratorOptions):
         description="swap a person for an invented name of the same nationality and gender (Faker's "
         "names) before any real person; off: real donors only (table, neighbours, dataset)",
     )
-    real_donors: bool = Field(
-        default=True,
-        description="after a shifted value and an invented person, take a real answer of the kind (entity "
-        "table, neighbours, dataset, lexicon); off: skip the seed case instead, since blind readers "
-        "believed about one such swap in twenty (docs/families/answer_swap.md)",
+    real_donors: RealDonorsOption = Field(
+        default="unknown",
+        description="after a shifted value and an invented person, a real answer of the kind (entity table, "
+        "neighbours, dataset, lexicon) may replace: 'always'; 'unknown' (default) only an answer the "
+        "entity table does not know, since blind readers believed 1 in 62 real swaps of a known one; "
+        "'never' skips the seed case instead (docs/families/answer_swap.md); true/false mean always/never",
     )
 
 

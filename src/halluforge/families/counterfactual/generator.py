@@ -66,6 +66,7 @@ from halluforge.families.counterfactual.steps import (
 from halluforge.families.shared.answer_types import AnswerType, classify_answer
 from halluforge.families.shared.spans import answer_spans, span_replace
 from halluforge.families.shared.validate import Check, build_answer_pool, swap_checks
+from halluforge.families.shared.wrong_answer import RealDonorsOption
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance, Option, Provenance, Skip, TestCase, stable_id
@@ -96,10 +97,11 @@ class CounterfactualOptions(GeneratorOptions):
         description="a person or place counterfactual answer fits the sentence's facts (the entity table's "
         "role, era, gender, nationality and country checks) and may come from the table",
     )
-    real_donors: bool = Field(
-        default=True,
+    real_donors: RealDonorsOption = Field(
+        default="unknown",
         description="a counterfactual answer that is no shifted date or number and no invented person may "
-        "come from the entity table or the pool of every input's answers; off: the input is skipped",
+        "come from the entity table or the pool of every input's answers: 'always'; 'unknown' (default) "
+        "only for an answer the entity table does not know; 'never': the input is skipped",
     )
     records: str = Field(
         default="bundled", description="event records file (.jsonl/.csv/.parquet) or 'bundled'"

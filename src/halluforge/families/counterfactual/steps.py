@@ -50,6 +50,7 @@ from halluforge.families.shared.validate import (
 )
 from halluforge.families.shared.wrong_answer import (
     PERTURB_DRAWS,
+    RealDonors,
     WrongAnswer,
     ask_attempt,
     propose_answer,
@@ -237,7 +238,7 @@ async def counterfactual_answer(
     *,
     max_attempts: int,
     knowledge: bool = True,
-    real_donors: bool = True,
+    real_donors: RealDonors = "unknown",
 ) -> tuple[str | None, FieldProvenance]:
     """Step 3: a wrong answer of the same type, accepted by the shared wrong-answer checks.
 
@@ -251,9 +252,16 @@ async def counterfactual_answer(
     the sentence's facts (role, era, gender, nationality, country;
     :mod:`halluforge.families.shared.facts`), and a proposed one must be a known entity.
     ``knowledge`` off skips the table, the invented names and those checks; ``real_donors``
-    off takes no table or pool answer for anything but a date or a number.
+    (:meth:`~halluforge.families.shared.wrong_answer.WrongAnswer.no_real_donor`) ``never``
+    takes no table or pool answer for anything but a date or a number, ``unknown`` none for an
+    answer the entity table knows.
     """
-    judge = WrongAnswer(max_answer_words=6, knowledge=knowledge)
+    judge = WrongAnswer(
+        max_answer_words=6,
+        option_prefix="families.counterfactual",
+        knowledge=knowledge,
+        real_donors=real_donors,
+    )
     kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
     table = judge.table()
     named = looks_like_name(gold[0]) and re.search(r"\bwho(?:m|se)?\b", question, re.I) is not None
@@ -283,7 +291,9 @@ async def counterfactual_answer(
 
     rejected: list[str] = []
     attempts = 0
-    if ctx.llm is not None:
+    # as in the answer swap: a proposed name is a real entity, refused where real donors are
+    no_donor = judge.no_real_donor(gold, kind)
+    if ctx.llm is not None and (no_donor is None or answer_type in ("date", "number")):
         candidate, attempts, rejected = await propose_answer(
             ctx,
             template,
@@ -304,7 +314,7 @@ async def counterfactual_answer(
         return invented, FieldProvenance(
             path="fallback", method="invented", attempts=attempts, rejected=rejected
         )
-    if checked and real_donors:  # the entity table's donors of the fine kind, the likeliest to fit first
+    if checked and no_donor is None:  # the entity table's donors of the fine kind, the likeliest to fit first
         names = table_donors(kind, facts, gold, table) if facts is not None and table is not None else []
         for name in names:
             clean = judge.reject_answer(name, gold, answer_type, question, paragraph) is None
@@ -335,12 +345,13 @@ async def counterfactual_answer(
 
     # a bare "place" or "other" (a mission, a cave, a company nothing is known of) has no kind
     # to keep: as in the answer swap, which trusts only a neighbour's answer there, none is drawn
-    if new is None and (shaped or (real_donors and (":" in kind or kind == "person"))):
+    if new is None and (shaped or (no_donor is None and (":" in kind or kind == "person"))):
         typed: AnswerType = "person" if kind.startswith("person") else answer_type
         like = gold[0] if shaped else None
         new = draw_pool_answer(typed, pool, gold, rng, avoid_in=paragraph, like=like, accept=plausible)
         method = "pool"
     if new is None:
+        rejected.extend([no_donor] if no_donor is not None else [])
         rejected.append(f"no {answer_type} answer of kind {kind} in the pool passes the plausibility check")
     return new, FieldProvenance(path="fallback", method=method, attempts=attempts, rejected=rejected)
 

@@ -322,15 +322,18 @@ def draw_kind(
     pool: dict[Kind, list[str]],
     rng: random.Random,
     accept: Callable[[str], str | None],
+    *,
+    lexicon: bool = True,
 ) -> tuple[str | None, str | None]:
     """A same-kind answer: the dataset's first (``"kind_pool"``), then the lexicon's (``"kind_lexicon"``).
 
     Returns the answer and the path, or ``(None, None)``. Candidates come in a seeded random
-    order (the path without embeddings); the first that ``accept`` passes wins.
+    order (the path without embeddings); the first that ``accept`` passes wins. ``lexicon``
+    off draws from the dataset only.
     """
     sources: tuple[tuple[str, list[str]], ...] = (
         ("kind_pool", [a for k, answers in pool.items() if kinds_match(kind, k) for a in answers]),
-        ("kind_lexicon", kind_members(kind)),
+        ("kind_lexicon", kind_members(kind) if lexicon else []),
     )
     for path, candidates in sources:
         unique = sorted(set(candidates))

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+
+from pydantic import BeforeValidator
 
 from halluforge.families.shared.answer_types import (
     AnswerType,
@@ -97,6 +99,21 @@ NO_PLAUSIBLE = "no plausible wrong answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
 PERTURB_DRAWS = 16
 
+#: when a real answer (entity table, neighbours, dataset, lexicon) may replace the gold one:
+#: ``unknown`` only for an answer the entity table does not know (:meth:`WrongAnswer.no_real_donor`)
+RealDonors = Literal["always", "unknown", "never"]
+
+
+def _real_donors(value: Any) -> Any:
+    """``true``/``false`` in a config (the option was a switch before) mean ``always``/``never``."""
+    if isinstance(value, bool):
+        return "always" if value else "never"
+    return value
+
+
+#: the ``real_donors`` option of a family: one of :data:`RealDonors`, or a bool as above
+RealDonorsOption = Annotated[RealDonors, BeforeValidator(_real_donors)]
+
 
 class WrongAnswer:
     """The checks and fallbacks that pick one plausible wrong answer (see the module docstring).
@@ -116,7 +133,7 @@ class WrongAnswer:
         option_prefix: str = "families",
         knowledge: bool = True,
         invent_people: bool = True,
-        real_donors: bool = True,
+        real_donors: RealDonors = "unknown",
     ) -> None:
         self.max_answer_words = max_answer_words
         self.max_attempts = max_attempts
@@ -341,8 +358,12 @@ class WrongAnswer:
         rejected: list[str] = []
         attempts = 0
         pool, neighbours = self.donors(ctx)
+        # a proposal of a name is a real entity (it must be known): no real donor, no proposal
+        no_donor = self.no_real_donor(gold, kind)
         if ctx.llm is None:
             rejected.append("no generator model")
+        elif no_donor is not None and kind not in ("date", "number"):
+            rejected.append("no proposal asked: a proposed name is a real answer (see below)")
         else:
             candidate, attempts, rejected = await propose_answer(
                 ctx,
@@ -392,10 +413,11 @@ class WrongAnswer:
         new = self.invented_person(example.question, gold, kind, evidence, facts, rng, refusals, rejected)
         if new is not None:
             return fallback("invented", new)
-        if not self.real_donors:  # off: no entity table, neighbour, dataset or lexicon answer
-            rejected.append(f"real donors are off ({self.option_prefix}.real_donors)")
+        if no_donor is not None:  # no entity table, neighbour, dataset or lexicon answer
+            rejected.append(no_donor)
             return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
         known = facts is not None and (facts.gold or facts.gold_place or facts.gold_country)
+        lexicon = self.real_donors == "always"
         from_table = (
             [[name, "entity_table"] for name in table_donors(kind, facts, gold, table)]
             if facts is not None and table is not None
@@ -407,13 +429,15 @@ class WrongAnswer:
                 rejected.append(f"no neighbours: {neighbours.reason}")
                 continue
             ranked = from_table if source == "table" else neighbours.ranked(example.id)
+            if not lexicon:  # a lexicon member is well known by construction: "always" only
+                ranked = [row for row in ranked if row[1] != "kind_lexicon"]
             new, path, why = draw_ranked(ranked, accept)
             refusals.extend(why)
             rejected.extend(why[:3])
             if new is not None and path is not None:
                 return fallback(path, new)
         if ":" in kind or kind == "person":  # a bare "place" or "other": only a neighbour is trusted
-            new, path = draw_kind(kind, pool, rng, lambda a: _noted(accept(a), refusals))
+            new, path = draw_kind(kind, pool, rng, lambda a: _noted(accept(a), refusals), lexicon=lexicon)
             if new is not None and path is not None:
                 return fallback(path, new)
         counts = refused_by(refusals)
@@ -422,6 +446,31 @@ class WrongAnswer:
             rejected.append(f"{REFUSED}s refused donors: {summary}")
         rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
+
+    def no_real_donor(self, gold: list[str], kind: Kind) -> str | None:
+        """Why no real answer may replace ``gold`` (``real_donors``), or None when one may.
+
+        ``unknown`` (the default) refuses them for a person (a real person's own life clashes
+        with the passage; the invented names take their place) and for an answer the entity
+        table knows: its passage then describes a known entity (Cusco's temples, the kuna of
+        Croatia) that a reader who knows the donor sees it is not. Blind readers believed 3 of
+        the 89 real swaps of held-out sets 6-17, and no person (docs/families/answer_swap.md).
+        A date or a number is shifted, never a real donor: nothing is refused for it.
+        """
+        option = f"{self.option_prefix}.real_donors"
+        if kind in ("date", "number") or self.real_donors == "always":
+            return None
+        if self.real_donors == "never":
+            return f"real donors are off ({option})"
+        if kind.startswith("person"):
+            return f"no real person replaces a person ({option}: unknown)"
+        table = self.table()
+        known = [name for name in gold if table is not None and table.lookup(name)]
+        if known:
+            return (
+                f"the entity table knows {known[0]!r}: no real donor for a known answer ({option}: unknown)"
+            )
+        return None
 
     def invented_person(
         self,

@@ -215,8 +215,9 @@ def test_llm_path_is_used_when_every_check_passes() -> None:
             "14 October 1066 at Hastings", "14 October 1066 at Dover"
         ).replace("Harold Godwinson was", "Harold Godwinson was"),
     }
-    # the entity table off: with it, a man born after 1066 is refused (the next test)
-    made = _forge(_Scripted(replies), sources=["records"], knowledge=False)
+    # the entity table off: with it, a man born after 1066 is refused (the next test); a real
+    # person is a real donor, refused by default (real_donors: unknown)
+    made = _forge(_Scripted(replies), sources=["records"], knowledge=False, real_donors="always")
     cases = [c for c in made if isinstance(c, TestCase)]
     assert {c.variant for c in cases} == {"qa_a", "qa_na", "textgen"}
     qa_a = next(c for c in cases if c.variant == "qa_a")
@@ -329,6 +330,7 @@ def test_a_proposed_person_must_have_lived_at_the_sentences_date() -> None:
             template,
             pool,
             max_attempts=1,
+            real_donors="always",  # a proposed person is a real donor, refused by default
         )
     )
     assert any("'era'" in r and "Napoleon" in r for r in prov.rejected), prov.rejected
@@ -351,7 +353,10 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
         + "\n"
     )
     generator = Counterfactual(
-        CounterfactualOptions.model_validate({"sources": ["terms"], "terms": str(terms), "paraphrase": False})
+        CounterfactualOptions.model_validate(
+            # a real person from the pool: refused by default (real_donors: unknown)
+            {"sources": ["terms"], "terms": str(terms), "paraphrase": False, "real_donors": "always"}
+        )
     )
     ctx = ForgeContext(llm=None)
     generator.prepare(ctx)

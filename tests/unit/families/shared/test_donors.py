@@ -132,7 +132,8 @@ def test_draws_take_the_first_acceptable_candidate() -> None:
 async def test_forge_records_the_neighbour_path_and_the_small_data_fallback() -> None:
     examples = _examples()
     # the entity table off: with it, a known gold writer takes the table's contemporaries first
-    gen = AnswerSwap.from_config({"neighbour_min_examples": 20, "knowledge": False})
+    # real donors always: by default no real writer replaces a person
+    gen = AnswerSwap.from_config({"neighbour_min_examples": 20, "knowledge": False, "real_donors": "always"})
     ctx = ForgeContext(llm=None, examples=examples)
     ctx.resources[gen.wrong.donors_key()] = (
         build_kind_pool(examples),

@@ -55,7 +55,7 @@ async def _forge(
     rows: list[Example], cache: Path, monkeypatch: pytest.MonkeyPatch, **options: Any
 ) -> list[Any]:
     monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(cache))
-    gen = AnswerSwap.from_config(options)
+    gen = AnswerSwap.from_config({"real_donors": "always", **options})  # the writers take real donors
     ctx = ForgeContext(
         llm=None, seed=3, examples=rows, resources={EMBEDDING_CACHE: str(cache / "embeddings")}
     )
