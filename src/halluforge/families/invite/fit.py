@@ -17,7 +17,8 @@ candidate with the entity it replaces, using the offline entity table
   that very country; a person swapped into ``birthYear`` born that year): not a false premise.
 
 KB names are DBpedia resource names: ``Jaws_(film)`` is looked up as "Jaws (film)", then
-"Jaws"; by exact title only, never loosely. An entity the table does not know (most of a
+"Jaws" (the KB reader already drops most such qualifiers); by exact title only, never loosely,
+so "Akron, Ohio" is not "Akron". An entity the table does not know (most of a
 user's KB may be unknown) passes unchecked, and the case's metadata names it. Each lookup is a
 dict lookup, cached per entity id, so a draw stays O(1).
 """
