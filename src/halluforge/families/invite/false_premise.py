@@ -41,15 +41,14 @@ from pydantic import Field
 
 from halluforge.errors import ConfigError
 from halluforge.families.invite import PROMPTS
-from halluforge.families.invite.fit import FitChecks
 from halluforge.families.invite.kb import EntityType, KBFormat
 from halluforge.families.invite.kb_index import KBIndex, PredicateFacts, bundled_kb
-from halluforge.families.shared.facts import refusal, refusal_summary
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.limits import load_yaml
 from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
 
 if TYPE_CHECKING:
+    from halluforge.families.invite.fit import FitChecks
     from halluforge.knowledge.table import EntityTable
 
 Side = Literal["subject", "object"]
@@ -330,6 +329,8 @@ class FalsePremise(Generator):
         index = self.index()
         with self._lock:
             if self._fit is None:
+                from halluforge.families.invite.fit import FitChecks  # lazy, like the table
+
                 table = self.table()
                 assert table is not None
                 self._fit = FitChecks(table, index.names)
@@ -401,7 +402,11 @@ class FalsePremise(Generator):
             if drawn is not None:
                 new, fit = drawn
                 return self._test_case(plan, slot, side, subject, obj, new, rng, attempt, fit)
-        summary = refusal_summary(refusals)
+        summary = ""
+        if refusals:
+            from halluforge.families.shared.facts import refusal_summary
+
+            summary = refusal_summary(refusals)
         return self.skip(
             slot,
             f"no {side} of {slot.predicate!r} makes a fact the KB lacks"
@@ -441,10 +446,9 @@ class FalsePremise(Generator):
             if fit is None:
                 return candidate, {}
             checks = fit.check(plan.spec.predicate, replaced, candidate, other)
-            reason = refusal(checks, fit.names[candidate])
-            if reason is None:
+            if all(checks.values()):
                 return candidate, checks
-            refusals.append(reason)
+            refusals.append(fit.refusal(checks, candidate))
         return None
 
     def _test_case(

@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from halluforge.families.shared.facts import ADULT, Facts, holds_role
+from halluforge.families.shared.facts import ADULT, Facts, holds_role, refusal
 from halluforge.families.shared.kinds import role_groups
+from halluforge.knowledge.table import key
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import Entity, EntityTable
@@ -60,7 +61,6 @@ class Known:
     place: Entity | None = None
     #: the canonical country when the entity is itself a country
     country: str | None = None
-    gender: str | None = None
 
     @property
     def known(self) -> bool:
@@ -75,6 +75,7 @@ class FitChecks:
         self.table = table
         self.names = names
         self._known: dict[int, Known] = {}
+        self._gender: dict[int, str | None] = {}
 
     def known(self, entity: int) -> Known:
         """The table's entry of the KB entity ``entity`` (an id into the names), cached."""
@@ -85,13 +86,26 @@ class FitChecks:
         return found
 
     def _look_up(self, name: str) -> Known:
-        person = place = country = gender = None
+        person = place = country = None
         for title in titles(name):
-            person = person or self.table.person(title)
-            place = place or self.table.place(title)
+            if key(title) in self.table.index:  # most KB names are unknown: one dict miss each
+                person = person or self.table.person(title)
+                place = place or self.table.place(title)
             country = country or self.table.country(title)
-            gender = gender or self.table.gender(title)
-        return Known(person=person, place=place, country=country, gender=gender)
+        return Known(person=person, place=place, country=country)
+
+    def gender(self, entity: int) -> str | None:
+        """The entity's gender: the table's description, else the first name (cached; None: unknown)."""
+        if entity not in self._gender:
+            found = None
+            for title in titles(self.names[entity]):
+                found = found or self.table.gender(title)
+            self._gender[entity] = found
+        return self._gender[entity]
+
+    def refusal(self, checks: dict[str, bool], candidate: int) -> str:
+        """The reason a failed check gives (:func:`~halluforge.families.shared.facts.refusal`)."""
+        return refusal(checks, self.names[candidate]) or ""
 
     def unknown(self, *entities: int) -> list[str]:
         """The names among ``entities`` the table knows as no person, place or country."""
@@ -104,8 +118,10 @@ class FitChecks:
         """
         old, new = self.known(replaced), self.known(candidate)
         checks: dict[str, bool] = {}
-        if predicate in GENDERED and old.gender is not None and new.gender is not None:
-            checks["gender"] = old.gender == new.gender
+        if predicate in GENDERED:
+            genders = self.gender(replaced), self.gender(candidate)
+            if None not in genders:
+                checks["gender"] = genders[0] == genders[1]
         if old.person is not None and new.person is not None:
             _person_fit(old.person, new.person, predicate not in ANY_ROLE, checks)
             if predicate == "birthYear" and new.person.born is not None:
