@@ -122,12 +122,12 @@ class FitChecks:
             genders = self.gender(replaced), self.gender(candidate)
             if None not in genders:
                 checks["gender"] = genders[0] == genders[1]
+        if predicate == "birthYear" and new.person is not None and new.person.born is not None:
+            year = self.names[other]  # the new person's own birth year makes the premise true
+            if _YEAR.fullmatch(year):
+                checks["not_true"] = new.person.born != int(year)
         if old.person is not None and new.person is not None:
             _person_fit(old.person, new.person, predicate not in ANY_ROLE, checks)
-            if predicate == "birthYear" and new.person.born is not None:
-                year = self.names[other]
-                if _YEAR.fullmatch(year):
-                    checks["not_true"] = new.person.born != int(year)
         elif old.country is not None and new.country is not None:
             regions = self.table.region(old.country), self.table.region(new.country)
             if None not in regions:

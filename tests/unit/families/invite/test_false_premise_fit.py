@@ -111,6 +111,9 @@ def test_place_same_country_else_region_and_not_true_for_containment() -> None:
 def test_birth_year_of_the_donor_is_not_the_premise_year() -> None:
     assert _check("birthYear", "Steven_Spielberg", "George_Lucas", "1944")["not_true"] is False
     assert _check("birthYear", "Steven_Spielberg", "George_Lucas", "1946")["not_true"] is True
+    # no role for a birth year; an unknown replaced person leaves only the year to compare
+    assert _check("birthYear", "Steven_Spielberg", "Tom_Hanks", "1946") == {"not_true": True, "era": True}
+    assert _check("birthYear", "Nobody_Known", "George_Lucas", "1944") == {"not_true": False}
 
 
 def test_an_entity_the_table_does_not_know_passes_unchecked() -> None:
