@@ -84,6 +84,8 @@ def place_types(kind: str) -> frozenset[str] | None:
 
 def key(name: str) -> str:
     """The lookup key of a title: spacing, case and accents folded ("Dali" finds "Dalí"), punctuation kept."""
+    if name.isascii():  # nothing to fold: the common case, ten times faster (a KB's every name)
+        return " ".join(name.split()).casefold()
     folded = unicodedata.normalize("NFKD", name.replace("’", "'"))
     return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split()).casefold()
 

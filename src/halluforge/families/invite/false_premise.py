@@ -17,6 +17,12 @@ per-predicate candidate arrays and rejects a draw when the KB holds the new fact
 search), with a bounded number of tries: the cost per question does not grow with the
 predicate's size. Every slot has its own random stream derived from (seed, predicate, k), so
 the output is identical for the same seed whatever order the slots are forged in.
+
+Fit: a random swap often gives itself away by world knowledge (a donor dead a century before
+the replaced person's time, a spouse of the other gender, a birthplace in another country).
+With ``fit_checks`` on (the default), a draw must also fit the replaced entity wherever the
+offline entity table knows both (:mod:`halluforge.families.invite.fit`: era, gender, role,
+place, not_true); what the table does not know passes unchecked and the case says so.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import Field
@@ -40,6 +46,10 @@ from halluforge.families.invite.kb_index import KBIndex, PredicateFacts, bundled
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.limits import load_yaml
 from halluforge.records import Edit, FieldProvenance, Provenance, Skip, TestCase, stable_id
+
+if TYPE_CHECKING:
+    from halluforge.families.invite.fit import FitChecks
+    from halluforge.knowledge.table import EntityTable
 
 Side = Literal["subject", "object"]
 TEMPLATES_NAME = "false_premise/templates.yaml"
@@ -69,6 +79,12 @@ class FalsePremiseOptions(GeneratorOptions):
     templates: str | None = Field(default=None, description="YAML file whose entries add to / replace ours")
     max_tries: int = Field(default=64, ge=1, description="draws per fact before trying another fact")
     max_facts: int = Field(default=8, ge=1, description="facts tried per question before it is skipped")
+    fit_checks: bool = Field(
+        default=True,
+        description="a donor must fit the replaced entity where the offline entity table knows both "
+        "(people: adult lifetimes overlap, a shared role, the same gender for a spouse; places: the "
+        "same country, else region); off: any donor of the side, and the table is never loaded",
+    )
 
 
 @dataclass(frozen=True)
@@ -245,6 +261,7 @@ class FalsePremise(Generator):
         self._templates, self._templates_hash = load_templates(self.opts.templates)
         self._index: KBIndex | None = None
         self._plans: dict[tuple[str, int], _Plan] = {}
+        self._fit: FitChecks | None = None
         self._lock = threading.Lock()
 
     # -- resources -----------------------------------------------------------------------
@@ -296,6 +313,28 @@ class FalsePremise(Generator):
                     types_from_kb=self.opts.types_from_kb,
                 )
             return self._index
+
+    def table(self) -> EntityTable | None:
+        """The entity table the fit checks read (None when ``fit_checks`` is off), loaded on first use."""
+        if not self.opts.fit_checks:
+            return None
+        from halluforge.knowledge.table import entity_table  # lazy: built or read on first use
+
+        return entity_table()
+
+    def fit(self) -> FitChecks | None:
+        """The fit checks over this KB's entities (None when ``fit_checks`` is off)."""
+        if not self.opts.fit_checks:
+            return None
+        index = self.index()
+        with self._lock:
+            if self._fit is None:
+                from halluforge.families.invite.fit import FitChecks  # lazy, like the table
+
+                table = self.table()
+                assert table is not None
+                self._fit = FitChecks(table, index.names)
+            return self._fit
 
     def plan(self, predicate: str, seed: int) -> _Plan | None:
         """The sampling plan of ``predicate`` (None when the KB has no fact of it)."""
@@ -354,17 +393,26 @@ class FalsePremise(Generator):
         rng = random.Random(_seed_int(seed, slot.predicate, slot.k))
         side = self._side(plan.spec, slot.k)
         fact_index = plan.order[slot.k]
+        refusals: list[str] = []
         for attempt in range(self.opts.max_facts):
             if attempt:
                 fact_index = plan.eligible[rng.randrange(plan.n_eligible)]
             subject, obj = plan.facts.fact(fact_index)
-            new = self._draw(plan, side, subject, obj, rng)
-            if new is not None:
-                return self._test_case(plan, slot, side, subject, obj, new, rng, attempt)
+            drawn = self._draw(plan, side, subject, obj, rng, refusals)
+            if drawn is not None:
+                new, fit = drawn
+                return self._test_case(plan, slot, side, subject, obj, new, rng, attempt, fit)
+        summary = ""
+        if refusals:
+            from halluforge.families.shared.facts import refusal_summary
+
+            summary = refusal_summary(refusals)
         return self.skip(
             slot,
-            f"no {side} of {slot.predicate!r} makes a fact the KB lacks after "
-            f"{self.opts.max_facts} facts x {self.opts.max_tries} draws",
+            f"no {side} of {slot.predicate!r} makes a fact the KB lacks"
+            + (" and fits the replaced entity" if summary else "")
+            + f" after {self.opts.max_facts} facts x {self.opts.max_tries} draws"
+            + (f"; fit checks refused by {summary}" if summary else ""),
         )
 
     def _side(self, spec: PredicateTemplates, k: int) -> Side:
@@ -374,21 +422,33 @@ class FalsePremise(Generator):
             return "subject" if k % 2 == 0 else "object"
         return self.opts.swap
 
-    def _draw(self, plan: _Plan, side: Side, subject: int, obj: int, rng: random.Random) -> int | None:
-        """Rejection sampling: a random candidate of the side that is new and makes an absent fact.
+    def _draw(
+        self, plan: _Plan, side: Side, subject: int, obj: int, rng: random.Random, refusals: list[str]
+    ) -> tuple[int, dict[str, bool]] | None:
+        """Rejection sampling: a random candidate of the side that is new, makes an absent fact and fits.
 
-        Each draw is O(1) (an index into the side's candidate array) plus one binary search.
+        Returns the candidate and the fit checks it passed; each refusal by a fit check is added
+        to ``refusals``. Each draw is O(1) (an index into the side's candidate array) plus one
+        binary search and, with fit checks on, a few cached dict lookups.
         """
         pool = plan.pools[side]
         if len(pool) < 2:
             return None
         has = plan.facts.has
+        fit = self.fit()
+        replaced, other = (subject, obj) if side == "subject" else (obj, subject)
         for _ in range(self.opts.max_tries):
             candidate: int = pool[rng.randrange(len(pool))]
             if candidate in (subject, obj):  # no change, or a self-referencing fact
                 continue
-            if not (has(candidate, obj) if side == "subject" else has(subject, candidate)):
-                return candidate
+            if has(candidate, obj) if side == "subject" else has(subject, candidate):
+                continue
+            if fit is None:
+                return candidate, {}
+            checks = fit.check(plan.spec.predicate, replaced, candidate, other)
+            if all(checks.values()):
+                return candidate, checks
+            refusals.append(fit.refusal(checks, candidate))
         return None
 
     def _test_case(
@@ -401,6 +461,7 @@ class FalsePremise(Generator):
         new: int,
         rng: random.Random,
         attempt: int,
+        fit: dict[str, bool],
     ) -> TestCase:
         names = self.index().names
         spec = plan.spec
@@ -456,8 +517,15 @@ class FalsePremise(Generator):
                 "template": choice,
                 "type_checked": [s for s, done in plan.checked.items() if done],
                 "type_check_missing": plan.untyped,
+                "fit_checks": fit,
+                "fit_unknown": self._unknown(subject if side == "subject" else obj, new),
             },
         )
+
+    def _unknown(self, replaced: int, new: int) -> list[str] | None:
+        """The replaced and new entities the table does not know (they passed unchecked); None: off."""
+        fit = self.fit()
+        return None if fit is None else fit.unknown(replaced, new)
 
 
 __all__ = [

@@ -73,7 +73,7 @@ _MALE = re.compile(
 #: words either side of the answer read for its role and demonym ("the Danish architect X")
 _WINDOW = 6
 #: a person is adult at this age: a donor born later than the event year minus this is refused
-_ADULT = 14
+ADULT = 14
 
 
 @dataclass
@@ -237,7 +237,7 @@ def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None
         if facts.years:
             year = facts.years[0]
             alive = donor.died is None or year <= donor.died + 1
-            checks["era"] = donor.born + _ADULT <= year and alive
+            checks["era"] = donor.born + ADULT <= year and alive
         elif facts.gold is not None and facts.gold.born is not None:
             gold_end = facts.gold.died if facts.gold.died is not None else 10_000
             donor_end = donor.died if donor.died is not None else 10_000
@@ -323,7 +323,7 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
             p
             for p in table.people()
             if holds_role(p, facts)
-            and (year is None or (p.born is not None and p.born + _ADULT <= year <= (p.died or 10_000) + 1))
+            and (year is None or (p.born is not None and p.born + ADULT <= year <= (p.died or 10_000) + 1))
             and (facts.gender is None or table.gender(p.title) == facts.gender)
             and (facts.demonym_country is None or p.nationality == facts.demonym_country)
         ]
@@ -417,7 +417,14 @@ def refused_by(reasons: list[str]) -> dict[str, int]:
     return counts
 
 
+def refusal_summary(reasons: list[str]) -> str:
+    """``"era x41, gender x12"``: how many donors each fact check refused, most first ("" if none)."""
+    counts = refused_by(reasons)
+    return ", ".join(f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: -c[1]))
+
+
 __all__ = [
+    "ADULT",
     "REFUSED",
     "TABLE_DONORS",
     "Facts",
@@ -425,6 +432,7 @@ __all__ = [
     "holds_role",
     "read_facts",
     "refusal",
+    "refusal_summary",
     "refused_by",
     "table_donors",
     "table_member",

@@ -49,7 +49,7 @@ from halluforge.families.shared.facts import (
     fact_checks,
     read_facts,
     refusal,
-    refused_by,
+    refusal_summary,
     table_donors,
     table_member,
 )
@@ -440,9 +440,8 @@ class WrongAnswer:
             new, path = draw_kind(kind, pool, rng, lambda a: _noted(accept(a), refusals), lexicon=lexicon)
             if new is not None and path is not None:
                 return fallback(path, new)
-        counts = refused_by(refusals)
-        if counts:
-            summary = ", ".join(f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: -c[1]))
+        summary = refusal_summary(refusals)
+        if summary:
             rejected.append(f"{REFUSED}s refused donors: {summary}")
         rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
