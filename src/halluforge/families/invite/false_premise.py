@@ -428,8 +428,11 @@ class FalsePremise(Generator):
         """Rejection sampling: a random candidate of the side that is new, makes an absent fact and fits.
 
         Returns the candidate and the fit checks it passed; each refusal by a fit check is added
-        to ``refusals``. Each draw is O(1) (an index into the side's candidate array) plus one
-        binary search and, with fit checks on, a few cached dict lookups.
+        to ``refusals``. When the table knows the replaced entity, a candidate whose checks ran
+        and passed is preferred to one the table cannot check (the first such one is kept as a
+        fallback), so refusing a misfit does not just move the draw to a name nothing is known
+        of. Each draw is O(1) (an index into the side's candidate array) plus one binary search
+        and, with fit checks on, a few cached dict lookups; at most ``max_tries`` draws.
         """
         pool = plan.pools[side]
         if len(pool) < 2:
@@ -437,6 +440,8 @@ class FalsePremise(Generator):
         has = plan.facts.has
         fit = self.fit()
         replaced, other = (subject, obj) if side == "subject" else (obj, subject)
+        prefer_checked = fit is not None and fit.known(replaced).known
+        unchecked: tuple[int, dict[str, bool]] | None = None
         for _ in range(self.opts.max_tries):
             candidate: int = pool[rng.randrange(len(pool))]
             if candidate in (subject, obj):  # no change, or a self-referencing fact
@@ -446,10 +451,13 @@ class FalsePremise(Generator):
             if fit is None:
                 return candidate, {}
             checks = fit.check(plan.spec.predicate, replaced, candidate, other)
-            if all(checks.values()):
+            if not all(checks.values()):
+                refusals.append(fit.refusal(checks, candidate))
+            elif checks or not prefer_checked:
                 return candidate, checks
-            refusals.append(fit.refusal(checks, candidate))
-        return None
+            elif unchecked is None:
+                unchecked = candidate, checks
+        return unchecked
 
     def _test_case(
         self,
