@@ -353,10 +353,7 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
         + "\n"
     )
     generator = Counterfactual(
-        CounterfactualOptions.model_validate(
-            # a real person from the pool: refused by default (real_donors: unknown)
-            {"sources": ["terms"], "terms": str(terms), "paraphrase": False, "real_donors": "always"}
-        )
+        CounterfactualOptions.model_validate({"sources": ["terms"], "terms": str(terms), "paraphrase": False})
     )
     ctx = ForgeContext(llm=None)
     generator.prepare(ctx)
@@ -366,8 +363,13 @@ def test_cloze_answer_is_typed_by_its_form_and_answers_are_values(tmp_path: Path
     assert cases, made
     qa_a = next(c for c in cases if c.variant == "qa_a")
     assert qa_a.metadata["answer_type"] == "person"
-    # a contemporary of Newton's (Alan Turing, born 1912, would be refused by the era check)
-    assert {o.role: o.text for o in qa_a.options}["counterfactual"] == "Gottfried Wilhelm Leibniz"
+    # Newton, an "English" physicist in the entity table, is British: an invented British name
+    # (no real person, Leibniz or Turing, by default)
+    assert qa_a.provenance.fields["counterfactual_answer"].method == "invented"
+    assert {o.role: o.text for o in qa_a.options}["counterfactual"] not in (
+        "Gottfried Wilhelm Leibniz",
+        "Alan Turing",
+    )
     assert {o.role: o.text for o in qa_a.options}["correct"] == "Isaac Newton"
     clause = qa_checks("What is the index?", "The index is 1.33", "The index is 1.33.", title="refraction")
     assert not clause["answer_not_clause"][0]
