@@ -436,6 +436,8 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
     """
     claims = statements(reading)
     text = " ".join(claims)
+    if _echoes_numbers(text, reading.question):
+        return False, ""
     if _QUANTITY_QUESTION.search(reading.question):
         # "how long did X serve": a count or a span answers it, a year or a date does not
         undated = _ORDINAL_OR_DATE.sub(" ", text)
@@ -458,6 +460,23 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
         return False, ""
     fits, note = answers_kind(reading.question, text, new, reading.world)
     return fits is not False, note
+
+
+#: words of an answer line that frame it and say nothing ("The answer is: 2093", "Output:")
+_FRAME_WORDS = frozenset({"the", "answer", "is", "explanation", "output", "a", "an"})
+
+
+def _echoes_numbers(text: str, question: str) -> bool:
+    """The reply says nothing but numbers the question holds ("2093 / The answer is: 2093").
+
+    A year repeated from "which king put his seal to Magna Carta in 2093" names no king and
+    states nothing about the event: an echo, not an answer that takes the premise as true. A
+    sentence around it ("Magna Carta was sealed in 2093") is a statement, and is read as one.
+    """
+    numbers = re.findall(r"\d+", text)
+    if not numbers or not set(numbers) <= set(re.findall(r"\d+", question)):
+        return False
+    return all(w.isdigit() or w in _FRAME_WORDS for w in words(text))
 
 
 def _places_elsewhere(reading: Reading) -> bool:
