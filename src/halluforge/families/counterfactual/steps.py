@@ -253,8 +253,8 @@ async def counterfactual_answer(
     :mod:`halluforge.families.shared.facts`), and a proposed one must be a known entity.
     ``knowledge`` off skips the table, the invented names and those checks; ``real_donors``
     (:meth:`~halluforge.families.shared.wrong_answer.WrongAnswer.no_real_donor`) ``never``
-    takes no table or pool answer for anything but a date or a number, ``unknown`` none for an
-    answer the entity table knows.
+    takes no table or pool answer, nor a proposal of the model, for anything but a date or a
+    number; ``unknown`` (the default) none for a person or an answer the entity table knows.
     """
     judge = WrongAnswer(
         max_answer_words=6,

@@ -99,8 +99,9 @@ NO_PLAUSIBLE = "no plausible wrong answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
 PERTURB_DRAWS = 16
 
-#: when a real answer (entity table, neighbours, dataset, lexicon) may replace the gold one:
-#: ``unknown`` only for an answer the entity table does not know (:meth:`WrongAnswer.no_real_donor`)
+#: when a real answer (entity table, neighbours, dataset, lexicon, a name the model proposes) may
+#: replace the gold one: ``unknown`` only for no person and an answer the entity table does not
+#: know, never a lexicon member (:meth:`WrongAnswer.no_real_donor`)
 RealDonors = Literal["always", "unknown", "never"]
 
 
@@ -353,7 +354,8 @@ class WrongAnswer:
         Fallbacks, best first: a date or number shifted a little; for a person, an invented
         name of the gold's nationality and gender; the table's or nearest question's answer of
         the same kind; any answer of the same kind in the dataset, then in the bundled lexicon.
-        Returns None with the reasons when nothing passes.
+        The real answers (and a proposal of a name) only where ``real_donors`` allows them
+        (:meth:`no_real_donor`). Returns None with the reasons when nothing passes.
         """
         rejected: list[str] = []
         attempts = 0
