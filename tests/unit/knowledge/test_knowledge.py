@@ -7,12 +7,11 @@ from typing import Any
 import pytest
 
 from halluforge.knowledge.describe import describe, lifespan, nationality, occupations, place
+from halluforge.knowledge.sources import part_demonyms, read_first_names
 from halluforge.knowledge.table import (
     TABLE_FORMAT,
     Entity,
     EntityTable,
-    _first_names,
-    _part_demonyms,
     cache_path,
     load_table,
     place_types,
@@ -116,7 +115,7 @@ _EMPTY: dict[str, Any] = {
 
 
 def test_a_first_name_of_both_genders_keeps_a_clear_majority_only() -> None:
-    names = _first_names()  # Faker's locales: Emma is female in 33, male in 1; Andrea 23 to 2
+    names = read_first_names()  # Faker's locales: Emma is female in 33, male in 1; Andrea 23 to 2
     assert names["emma"] == "female" and names["maria"] == "female" and names["helmut"] == "male"
     assert "andrea" not in names and "kim" not in names
 
@@ -136,5 +135,5 @@ def test_a_nationality_of_a_country_within_a_country_is_read_from_the_descriptio
     }
     demonyms = {"british": "United Kingdom", "norwegian": "Norway"}
     countries = {"united kingdom": "United Kingdom", "norway": "Norway"}
-    derived = _part_demonyms(rows, demonyms, countries)
+    derived = part_demonyms(rows, demonyms, countries)
     assert derived == {"english": "United Kingdom", "scottish": "United Kingdom"}
