@@ -36,7 +36,7 @@ PER_PREDICATE = 40_000
 
 def _predicates() -> list[tuple[str, str | None, str | None]]:
     """(predicate, subject type, object type) for INVITE's 25 predicates, from our templates."""
-    from halluforge.families.invite.false_premise import load_templates
+    from halluforge.families.invite.templates import load_templates
 
     templates, _ = load_templates()
     names = [line.rsplit("/", 1)[-1] for line in _invite_predicates()]
@@ -51,7 +51,7 @@ def _invite_predicates() -> list[str]:
     shared = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "invite_predicates.txt"
     if shared.is_file():
         return [line.strip() for line in shared.read_text().splitlines() if line.strip()]
-    from halluforge.families.invite.false_premise import load_templates
+    from halluforge.families.invite.templates import load_templates
 
     return [DBO + name for name in sorted(load_templates()[0])][:25]
 
