@@ -67,6 +67,7 @@ from pydantic import Field
 from halluforge.families.answer_swap import PROMPTS
 from halluforge.families.shared.answer_types import classify_answer
 from halluforge.families.shared.donors import example_kind
+from halluforge.families.shared.real_donors import RealDonorsOption
 from halluforge.families.shared.restatements import RESTATED, restatement
 from halluforge.families.shared.spans import answer_spans, span_replace
 from halluforge.families.shared.validate import (
@@ -79,7 +80,6 @@ from halluforge.families.shared.validate import (
 )
 from halluforge.families.shared.wrong_answer import (
     NO_PLAUSIBLE,
-    RealDonorsOption,
     WrongAnswer,
     ask_attempt,
 )

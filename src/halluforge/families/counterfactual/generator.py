@@ -64,9 +64,9 @@ from halluforge.families.counterfactual.steps import (
     write_paragraph,
 )
 from halluforge.families.shared.answer_types import AnswerType, classify_answer
+from halluforge.families.shared.real_donors import RealDonorsOption
 from halluforge.families.shared.spans import answer_spans, span_replace
 from halluforge.families.shared.validate import Check, build_answer_pool, swap_checks
-from halluforge.families.shared.wrong_answer import RealDonorsOption
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
 from halluforge.prompts import Template
 from halluforge.records import Edit, Example, FieldProvenance, Option, Provenance, Skip, TestCase, stable_id

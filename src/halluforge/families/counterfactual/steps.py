@@ -39,6 +39,7 @@ from halluforge.families.counterfactual.sources import EventRecord, TermRecord
 from halluforge.families.shared.answer_types import AnswerType, classify_answer, looks_like_name
 from halluforge.families.shared.facts import refusal, table_donors
 from halluforge.families.shared.kinds import classify_kind
+from halluforge.families.shared.real_donors import RealDonors
 from halluforge.families.shared.restatements import RESTATED, restatement
 from halluforge.families.shared.validate import (
     Check,
@@ -50,7 +51,6 @@ from halluforge.families.shared.validate import (
 )
 from halluforge.families.shared.wrong_answer import (
     PERTURB_DRAWS,
-    RealDonors,
     WrongAnswer,
     ask_attempt,
     propose_answer,

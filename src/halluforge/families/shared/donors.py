@@ -304,6 +304,28 @@ def build_neighbours(
     return index
 
 
+def build_donors(
+    examples: Sequence[Example],
+    *,
+    max_words: int,
+    neighbours: str | None,
+    min_examples: int,
+    cache_dir: str | None,
+) -> tuple[dict[Kind, list[str]], NeighbourIndex]:
+    """The dataset's answers by fine kind and the neighbour donors over them.
+
+    ``neighbours`` is None to build the neighbours, else the reason they are off (kept on the
+    index, so each skip can say why no neighbour was drawn).
+    """
+    pool = build_kind_pool(examples, max_words=max_words)
+    if neighbours is not None:
+        return pool, NeighbourIndex(reason=neighbours)
+    index = build_neighbours(
+        examples, pool=pool, min_examples=min_examples, max_words=max_words, cache_dir=cache_dir
+    )
+    return pool, index
+
+
 def draw_ranked(
     ranked: Sequence[Sequence[Any]], accept: Callable[[str], str | None]
 ) -> tuple[str | None, str | None, list[str]]:
@@ -324,12 +346,14 @@ def draw_kind(
     accept: Callable[[str], str | None],
     *,
     lexicon: bool = True,
+    refusals: list[str] | None = None,
 ) -> tuple[str | None, str | None]:
     """A same-kind answer: the dataset's first (``"kind_pool"``), then the lexicon's (``"kind_lexicon"``).
 
     Returns the answer and the path, or ``(None, None)``. Candidates come in a seeded random
     order (the path without embeddings); the first that ``accept`` passes wins. ``lexicon``
-    off draws from the dataset only.
+    off draws from the dataset only. Each reason ``accept`` gives goes to ``refusals`` when
+    given (as :func:`draw_ranked` returns its own).
     """
     sources: tuple[tuple[str, list[str]], ...] = (
         ("kind_pool", [a for k, answers in pool.items() if kinds_match(kind, k) for a in answers]),
@@ -338,8 +362,11 @@ def draw_kind(
     for path, candidates in sources:
         unique = sorted(set(candidates))
         for answer in rng.sample(unique, len(unique)):
-            if accept(answer) is None:
+            reason = accept(answer)
+            if reason is None:
                 return answer, path
+            if refusals is not None:
+                refusals.append(reason)
     return None, None
 
 
@@ -347,6 +374,7 @@ __all__ = [
     "NEIGHBOUR_BONUS",
     "CachedEncoder",
     "NeighbourIndex",
+    "build_donors",
     "build_kind_pool",
     "build_neighbours",
     "draw_kind",

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
-
-from pydantic import BeforeValidator
+from typing import TYPE_CHECKING, cast
 
 from halluforge.families.shared.answer_types import (
     AnswerType,
@@ -36,13 +34,7 @@ from halluforge.families.shared.answer_types import (
     proper_name,
 )
 from halluforge.families.shared.conflicts import conflict
-from halluforge.families.shared.donors import (
-    NeighbourIndex,
-    build_kind_pool,
-    build_neighbours,
-    draw_kind,
-    draw_ranked,
-)
+from halluforge.families.shared.donors import NeighbourIndex, build_donors, draw_kind, draw_ranked
 from halluforge.families.shared.facts import (
     REFUSED,
     Facts,
@@ -65,9 +57,10 @@ from halluforge.families.shared.kinds import (
 )
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
+from halluforge.families.shared.proposals import ask_attempt, propose_answer
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
-from halluforge.families.shared.proposals import ask_attempt, propose_answer
+from halluforge.families.shared.real_donors import RealDonors, real_donor_refusal
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
@@ -98,22 +91,6 @@ _META = re.compile(
 NO_PLAUSIBLE = "no plausible wrong answer"
 #: shifted dates or numbers tried before giving up on the perturb fallback
 PERTURB_DRAWS = 16
-
-#: when a real answer (entity table, neighbours, dataset, lexicon, a name the model proposes) may
-#: replace the gold one: ``unknown`` only for no person and an answer the entity table does not
-#: know, never a lexicon member (:meth:`WrongAnswer.no_real_donor`)
-RealDonors = Literal["always", "unknown", "never"]
-
-
-def _real_donors(value: Any) -> Any:
-    """``true``/``false`` in a config (the option was a switch before) mean ``always``/``never``."""
-    if isinstance(value, bool):
-        return "always" if value else "never"
-    return value
-
-
-#: the ``real_donors`` option of a family: one of :data:`RealDonors`, or a bool as above
-RealDonorsOption = Annotated[RealDonors, BeforeValidator(_real_donors)]
 
 
 class WrongAnswer:
@@ -364,7 +341,7 @@ class WrongAnswer:
         no_donor = self.no_real_donor(gold, kind)
         if ctx.llm is None:
             rejected.append("no generator model")
-        elif no_donor is not None and kind not in ("date", "number"):
+        elif no_donor is not None:
             rejected.append("no proposal asked: a proposed name is a real answer (see below)")
         else:
             candidate, attempts, rejected = await propose_answer(
@@ -439,7 +416,7 @@ class WrongAnswer:
             if new is not None and path is not None:
                 return fallback(path, new)
         if ":" in kind or kind == "person":  # a bare "place" or "other": only a neighbour is trusted
-            new, path = draw_kind(kind, pool, rng, lambda a: _noted(accept(a), refusals), lexicon=lexicon)
+            new, path = draw_kind(kind, pool, rng, accept, lexicon=lexicon, refusals=refusals)
             if new is not None and path is not None:
                 return fallback(path, new)
         summary = refusal_summary(refusals)
@@ -449,29 +426,10 @@ class WrongAnswer:
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
 
     def no_real_donor(self, gold: list[str], kind: Kind) -> str | None:
-        """Why no real answer may replace ``gold`` (``real_donors``), or None when one may.
-
-        ``unknown`` (the default) refuses them for a person (a real person's own life clashes
-        with the passage; the invented names take their place) and for an answer the entity
-        table knows: its passage then describes a known entity (Cusco's temples, the kuna of
-        Croatia) that a reader who knows the donor sees it is not. Blind readers believed 3 of
-        the 89 real swaps of held-out sets 6-17, and no person (docs/families/answer_swap.md).
-        A date or a number is shifted, never a real donor: nothing is refused for it.
-        """
-        option = f"{self.option_prefix}.real_donors"
-        if kind in ("date", "number") or self.real_donors == "always":
-            return None
-        if self.real_donors == "never":
-            return f"real donors are off ({option})"
-        if kind.startswith("person"):
-            return f"no real person replaces a person ({option}: unknown)"
-        table = self.table()
-        known = [name for name in gold if table is not None and table.lookup(name)]
-        if known:
-            return (
-                f"the entity table knows {known[0]!r}: no real donor for a known answer ({option}: unknown)"
-            )
-        return None
+        """Why no real answer may replace ``gold`` under ``real_donors``, or None when one may."""
+        return real_donor_refusal(
+            self.real_donors, gold, kind, self.table(), f"{self.option_prefix}.real_donors"
+        )
 
     def invented_person(
         self,
@@ -519,31 +477,18 @@ class WrongAnswer:
     def donors(self, ctx: ForgeContext) -> tuple[dict[Kind, list[str]], NeighbourIndex]:
         """The dataset's answers by fine kind and the neighbour donors, built once per forge context."""
         key = self.donors_key()
-        found = ctx.resources.get(key)
-        if found is None:
-            examples = list(ctx.examples) or [s.example for s in ctx.seed_cases]
-            pool = build_kind_pool(examples, max_words=self.max_answer_words)
-            if self.neighbours:
-                cache = ctx.resources.get(EMBEDDING_CACHE)
-                index = build_neighbours(
-                    examples,
-                    pool=pool,
-                    min_examples=self.neighbour_min_examples,
-                    max_words=self.max_answer_words,
-                    cache_dir=str(cache) if cache else None,
-                )
-            else:
-                index = NeighbourIndex(reason=f"neighbours are off ({self.option_prefix}.neighbours)")
-            found = (pool, index)
-            ctx.resources[key] = found
-        return cast(tuple[dict[Kind, list[str]], NeighbourIndex], found)
-
-
-def _noted(reason: str | None, into: list[str]) -> str | None:
-    """Keep a rejection reason for the skip's summary and pass it on."""
-    if reason is not None:
-        into.append(reason)
-    return reason
+        if key not in ctx.resources:
+            cache = ctx.resources.get(EMBEDDING_CACHE)
+            ctx.resources[key] = build_donors(
+                list(ctx.examples) or [s.example for s in ctx.seed_cases],
+                max_words=self.max_answer_words,
+                neighbours=None
+                if self.neighbours
+                else f"neighbours are off ({self.option_prefix}.neighbours)",
+                min_examples=self.neighbour_min_examples,
+                cache_dir=str(cache) if cache else None,
+            )
+        return cast(tuple[dict[Kind, list[str]], NeighbourIndex], ctx.resources[key])
 
 
 __all__ = ["NO_PLAUSIBLE", "PERTURB_DRAWS", "WrongAnswer", "ask_attempt", "propose_answer"]

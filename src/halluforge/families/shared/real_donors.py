@@ -1,0 +1,58 @@
+"""When a real answer may replace the gold one: the ``real_donors`` option of the answer swap and RECALL.
+
+A real donor is any existing entity put in the gold answer's place: the entity table's, a
+neighbour's, the dataset's, a member of the bundled lexicon, or a name the generator model
+proposes (a proposal must be a known entity). Blind readers believed 3 of the 89 real swaps of
+held-out sets 6-17, and no real person (docs/families/answer_swap.md): a real donor is known
+to readers, and the passage describes the gold entity as itself (Cusco's temples, the kuna of
+Croatia). Hence the default, ``unknown``: no real person (an invented name takes its place),
+and no real donor for an answer the entity table knows; ``always`` keeps every path, ``never``
+takes none. A date or a number is shifted, never a real donor: nothing is refused for it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BeforeValidator
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import EntityTable
+
+#: when a real answer (entity table, neighbours, dataset, lexicon, a name the model proposes) may
+#: replace the gold one: ``unknown`` only for no person and an answer the entity table does not
+#: know, never a lexicon member (:func:`real_donor_refusal`)
+RealDonors = Literal["always", "unknown", "never"]
+
+
+def _real_donors(value: Any) -> Any:
+    """``true``/``false`` in a config (the option was a switch before) mean ``always``/``never``."""
+    if isinstance(value, bool):
+        return "always" if value else "never"
+    return value
+
+
+#: the ``real_donors`` option of a family: one of :data:`RealDonors`, or a bool as above
+RealDonorsOption = Annotated[RealDonors, BeforeValidator(_real_donors)]
+
+
+def real_donor_refusal(
+    mode: RealDonors, gold: list[str], kind: str, table: EntityTable | None, option: str
+) -> str | None:
+    """Why no real answer may replace ``gold`` of ``kind`` under ``mode``, or None when one may.
+
+    ``option`` is the config path the reason names (``families.answer_swap.real_donors``).
+    """
+    if kind in ("date", "number") or mode == "always":
+        return None
+    if mode == "never":
+        return f"real donors are off ({option})"
+    if kind.startswith("person"):
+        return f"no real person replaces a person ({option}: unknown)"
+    known = [name for name in gold if table is not None and table.lookup(name)]
+    if known:
+        return f"the entity table knows {known[0]!r}: no real donor for a known answer ({option}: unknown)"
+    return None
+
+
+__all__ = ["RealDonors", "RealDonorsOption", "real_donor_refusal"]
