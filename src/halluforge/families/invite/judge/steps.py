@@ -36,7 +36,9 @@ from halluforge.families.invite.judge.reading import CUTS, META_REJECT, Reading,
 from halluforge.families.invite.judge.text import (
     STOP,
     YEAR,
+    echoes_numbers,
     mentions,
+    names_parts_only,
     question_entities,
     repeats,
     reply_sentences,
@@ -436,7 +438,7 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
     """
     claims = statements(reading)
     text = " ".join(claims)
-    if _echoes_numbers(text, reading.question):
+    if echoes_numbers(text, reading.question):
         return False, ""
     if _QUANTITY_QUESTION.search(reading.question):
         # "how long did X serve": a count or a span answers it, a year or a date does not
@@ -462,23 +464,6 @@ def _concrete(reading: Reading) -> tuple[bool, str]:
     return fits is not False, note
 
 
-#: words of an answer line that frame it and say nothing ("The answer is: 2093", "Output:")
-_FRAME_WORDS = frozenset({"the", "answer", "is", "explanation", "output", "a", "an"})
-
-
-def _echoes_numbers(text: str, question: str) -> bool:
-    """The reply says nothing but numbers the question holds ("2093 / The answer is: 2093").
-
-    A year repeated from "which king put his seal to Magna Carta in 2093" names no king and
-    states nothing about the event: an echo, not an answer that takes the premise as true. A
-    sentence around it ("Magna Carta was sealed in 2093") is a statement, and is read as one.
-    """
-    numbers = re.findall(r"\d+", text)
-    if not numbers or not set(numbers) <= set(re.findall(r"\d+", question)):
-        return False
-    return all(w.isdigit() or w in _FRAME_WORDS for w in words(text))
-
-
 def _places_elsewhere(reading: Reading) -> bool:
     """For "which part of PLACE is THING in" questions: the response puts THING somewhere else.
 
@@ -498,20 +483,7 @@ def _places_elsewhere(reading: Reading) -> bool:
             placed is not None
             and mentions(thing, sentence_tokens)
             and not mentions(place, sentence_tokens)
-            and not _names_parts_only(sentence[placed.end() :])
+            and not names_parts_only(sentence[placed.end() :])
         ):
             return True
     return False
-
-
-#: "the district of Larnaca": a part named by its kind (the kind words in any case, the name capitalised)
-_PART_OF = re.compile(
-    r"\b(?i:(the\s+)?(village|town|district|region|province|department|county|area|part|municipality"
-    r"|commune|neighbou?rhood|quarter|suburb)\s+of)\s+([A-Z][\w'’-]*\s*)+"
-)
-
-
-def _names_parts_only(placement: str) -> bool:
-    """The places named after a placement verb are all framed as parts ("the district of L")."""
-    rest = _PART_OF.sub(" ", placement)
-    return re.search(r"\b[A-Z]", rest) is None

@@ -1,4 +1,4 @@
-"""Text helpers of the premise judge: a reply's sentences, names in a question, invalid dates.
+"""Text helpers of the premise judge: a reply's sentences, names in a question, invalid dates, echoes.
 
 They are shared by the rule steps (:mod:`.steps`), the learned judge's features and the CLI
 (the swapped entity of an INVITE row is the span its invalid question does not share with
@@ -156,3 +156,33 @@ def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
         return True
     overlap = len(sentence_words & question_tokens) / len(sentence_words | question_tokens)
     return sentence.rstrip().endswith("?") and overlap >= 0.6
+
+
+#: words of an answer line that frame it and say nothing ("The answer is: 2093", "Output:")
+FRAME_WORDS = frozenset({"the", "answer", "is", "explanation", "output", "a", "an"})
+
+
+def echoes_numbers(text: str, question: str) -> bool:
+    """The reply says nothing but numbers the question holds ("2093 / The answer is: 2093").
+
+    A year repeated from "which king put his seal to Magna Carta in 2093" names no king and
+    states nothing about the event: an echo, not an answer that takes the premise as true. A
+    sentence around it ("Magna Carta was sealed in 2093") is a statement, and is read as one.
+    """
+    numbers = re.findall(r"\d+", text)
+    if not numbers or not set(numbers) <= set(re.findall(r"\d+", question)):
+        return False
+    return all(w.isdigit() or w in FRAME_WORDS for w in words(text))
+
+
+#: "the district of Larnaca": a part named by its kind (the kind words in any case, the name capitalised)
+PART_OF = re.compile(
+    r"\b(?i:(the\s+)?(village|town|district|region|province|department|county|area|part|municipality"
+    r"|commune|neighbou?rhood|quarter|suburb)\s+of)\s+([A-Z][\w'’-]*\s*)+"
+)
+
+
+def names_parts_only(placement: str) -> bool:
+    """The places named after a placement verb are all framed as parts ("the district of L")."""
+    rest = PART_OF.sub(" ", placement)
+    return re.search(r"\b[A-Z]", rest) is None
