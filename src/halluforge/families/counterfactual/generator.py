@@ -100,8 +100,9 @@ class CounterfactualOptions(GeneratorOptions):
     real_donors: RealDonorsOption = Field(
         default="unknown",
         description="a counterfactual answer that is no shifted date or number and no invented person may "
-        "come from the entity table or the pool of every input's answers: 'always'; 'unknown' (default) "
-        "only for an answer the entity table does not know; 'never': the input is skipped",
+        "come from the entity table, the pool of every input's answers or the model's proposal of a name: "
+        "'always'; 'unknown' (default) only for no person and an answer the entity table does not know; "
+        "'never': the input is skipped",
     )
     records: str = Field(
         default="bundled", description="event records file (.jsonl/.csv/.parquet) or 'bundled'"
