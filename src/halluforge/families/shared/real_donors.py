@@ -12,6 +12,7 @@ takes none. A date or a number is shifted, never a real donor: nothing is refuse
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator
@@ -37,11 +38,13 @@ RealDonorsOption = Annotated[RealDonors, BeforeValidator(_real_donors)]
 
 
 def real_donor_refusal(
-    mode: RealDonors, gold: list[str], kind: str, table: EntityTable | None, option: str
+    mode: RealDonors, gold: list[str], kind: str, table: Callable[[], EntityTable | None], option: str
 ) -> str | None:
     """Why no real answer may replace ``gold`` of ``kind`` under ``mode``, or None when one may.
 
-    ``option`` is the config path the reason names (``families.answer_swap.real_donors``).
+    ``table`` gives the entity table (None without it), asked only when the answer is to be
+    looked up, so a mode or kind that needs no lookup never loads it. ``option`` is the config
+    path the reason names (``families.answer_swap.real_donors``).
     """
     if kind in ("date", "number") or mode == "always":
         return None
@@ -49,7 +52,8 @@ def real_donor_refusal(
         return f"real donors are off ({option})"
     if kind.startswith("person"):
         return f"no real person replaces a person ({option}: unknown)"
-    known = [name for name in gold if table is not None and table.lookup(name)]
+    entities = table()
+    known = [name for name in gold if entities is not None and entities.lookup(name)]
     if known:
         return f"the entity table knows {known[0]!r}: no real donor for a known answer ({option}: unknown)"
     return None

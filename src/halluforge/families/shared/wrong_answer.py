@@ -428,7 +428,7 @@ class WrongAnswer:
     def no_real_donor(self, gold: list[str], kind: Kind) -> str | None:
         """Why no real answer may replace ``gold`` under ``real_donors``, or None when one may."""
         return real_donor_refusal(
-            self.real_donors, gold, kind, self.table(), f"{self.option_prefix}.real_donors"
+            self.real_donors, gold, kind, self.table, f"{self.option_prefix}.real_donors"
         )
 
     def invented_person(
