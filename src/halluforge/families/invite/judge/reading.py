@@ -21,6 +21,11 @@ one model's artefacts:
     after a blank line, a paragraph whose words (numbers aside) share nothing with the
     question or the answer so far, unless the answer ended in a lead-in (``... dates:``).
 
+A numbered list is read as one answer first (:func:`list_answer`): when a later line picks one
+of its items ("The answer is 3"), the picked item is the reply's answer (``picked_item``); a list
+whose items only count ("1. The answer is 1. 2. The answer is 2.") names nothing
+(``counting_list``).
+
 A continuation never erases an answer given before it: the steps read the answer only. A
 reply that opens with a prompt-format block is read from its first answer line (``A:``,
 ``Answer:``); a reply with no answer at all is left with an empty ``engaged`` and the
@@ -34,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from halluforge.families.invite.judge.text import (
+    FRAME_WORDS,
     STOP,
     invalid_dates,
     is_echo,
@@ -66,6 +72,13 @@ _FIELD_LINE = re.compile(r"^\s*[A-Z][\w'’-]*(\s+[A-Za-z][\w'’-]*){0,2}\s*[:�
 _ANSWER_LINE = re.compile(r"^\s*(A|Answer)\s*[:：]", re.IGNORECASE)
 #: the reasons an answer ends, in the order :func:`read_reply` checks them
 CUTS = ("label_line", "repeated_prompt", "new_question", "topic_change")
+#: a chat template's special token left in a reply ("<|assistant|>", "<s>", "</s>"): markup, not text
+_SPECIAL_TOKEN = re.compile(r"<\|[^<>|\s]{1,30}\|>|</?s>")
+#: how :func:`list_answer` reads a numbered list
+LIST_SHAPES = ("picked_item", "counting_list")
+_LIST_ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(.*\S)\s*$")
+#: a line that picks one item of the list above it: "The answer is 3.", "Answer: 2"
+_PICK = re.compile(r"\banswer(\s+is|\s*[:：])\s*:?\s*(\d{1,2})\b(?![,.]?\d)", re.IGNORECASE)
 
 
 @dataclass
@@ -83,6 +96,8 @@ class Reading:
     continuation: list[str] = field(default_factory=list)
     #: what ended the answer (one of :data:`CUTS`), or "" when nothing did
     cut: str = ""
+    #: how a numbered list was read (one of :data:`LIST_SHAPES`), or "" for a reply that is none
+    listed: str = ""
     bad_dates: list[str] = field(default_factory=list)
     #: answers to the valid question (before the date was made impossible), when known
     valid_answers: list[str] = field(default_factory=list)
@@ -101,10 +116,14 @@ def read_reply(
     reading = Reading(question, list(entities) or question_entities(question), question_tokens)
     reading.bad_dates = list(invalid) or invalid_dates(question, this_year=this_year)
     reading.valid_answers = [a for a in valid_answers if a.strip()]
+    listed = list_answer(response)
+    if listed is not None:
+        response, reading.listed = listed
     block = False  # inside a prompt-format block the reply opened with, until an answer line
     seen_line = False
     new_paragraph = False
     for line in response.splitlines():
+        line = _SPECIAL_TOKEN.sub(" ", line)
         if not line.strip():
             new_paragraph = seen_line
             continue
@@ -129,6 +148,40 @@ def read_reply(
             elif not (block or artefact):
                 reading.engaged.append(sentence)
     return reading
+
+
+def list_answer(response: str) -> tuple[str, str] | None:
+    """A numbered list's answer and shape (:data:`LIST_SHAPES`), or None when the list is read as it is.
+
+    Small models asked for one answer often list candidates and then pick one ("1. Hiroshima /
+    2. Nagasaki / ... / The answer is 4."): the pick is the answer, whatever the other items
+    say. A list whose every item holds nothing but its own number names nothing at all. Items
+    must be numbered 1, 2, 3 ... in order; a list without a pick is left to the steps whole.
+    """
+    items: list[str] = []
+    pick = 0
+    for line in response.splitlines():
+        item = _LIST_ITEM.match(line)
+        if item is not None and int(item.group(1)) == len(items) + 1:
+            items.append(item.group(2))
+            continue
+        chosen = _PICK.search(line)
+        if chosen is not None and items:
+            pick = int(chosen.group(2))
+    if len(items) < 2:
+        return None
+    if all(
+        set(re.findall(r"\d+", text)) <= {str(n)} and _frame_only(text) for n, text in enumerate(items, 1)
+    ):
+        return "", "counting_list"
+    if 1 <= pick <= len(items):
+        return items[pick - 1], "picked_item"
+    return None
+
+
+def _frame_only(text: str) -> bool:
+    """Nothing but numbers and the frame words of an answer line ("The answer is 2.")."""
+    return all(w.isdigit() or w in FRAME_WORDS for w in words(text))
 
 
 def opens_block(line: str) -> bool:

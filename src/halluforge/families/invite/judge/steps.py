@@ -32,7 +32,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from halluforge.families.invite.judge.reading import CUTS, META_REJECT, Reading, opens_block, read_reply
+from halluforge.families.invite.judge.reading import (
+    CUTS,
+    LIST_SHAPES,
+    META_REJECT,
+    Reading,
+    opens_block,
+    read_reply,
+)
 from halluforge.families.invite.judge.text import (
     STOP,
     YEAR,
@@ -47,6 +54,8 @@ from halluforge.families.invite.judge.world import (
     World,
     answers_kind,
     default_world,
+    false_life_year,
+    known_person,
     restates_false_life_year,
 )
 from halluforge.textkit.answers import contains_answer
@@ -128,11 +137,13 @@ _TIME_WORD = re.compile(
     re.IGNORECASE,
 )
 _LIFE_SPAN = re.compile(r"\(\s*(c\.\s*)?\d{3,4}\s*[-–]\s*\d{3,4}\s*\)")
+#: a list item's number or bullet before its text ("2. He was a monk")
+_LIST_MARK = re.compile(r"^\s*(\d+[.)]|[-*•])\s*")
 _PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
 _QUANTITY_QUESTION = re.compile(r"\bhow (much|many|long|old|far)\b|\bwhat (percentage|share|amount)\b", re.I)
 _PLACEMENT = re.compile(
-    r"\b((is|was|are) (located|situated|found|based) (in|at)|is in|is an? (\w+ )?(city|town|village|commune"
-    r"|municipality|district|region|airport|station)\b)",
+    r"\b((is|was|are) (located|situated|found|based) (in|at)|is in|lies in"
+    r"|is an? (\w+ )?(city|town|village|commune|municipality|district|region|airport|station)\b)",
     re.IGNORECASE,
 )
 
@@ -145,7 +156,7 @@ STEPS = {
     ),
     "assertion": (
         "repeats_invalid_date", "asserts_premise", "answers", "answers_despite_invalid_date",
-        "answers_valid_part", "off_topic",
+        "answers_valid_part", "false_life_year", "off_topic",
     ),
 }  # fmt: skip
 
@@ -167,6 +178,8 @@ def engagement(reading: Reading, response: str) -> RuleVerdict | None:
     """Step 1: 0 when the reply does not engage with the question at all, else ``None``."""
     if not re.search(r"\w", response):
         return RuleVerdict(0, "empty", "engagement")
+    if reading.listed == "counting_list":
+        return RuleVerdict(0, "degenerate", "engagement")
     if not reading.content:
         return RuleVerdict(0, "echo", "engagement")
     if not reading.engaged:
@@ -265,7 +278,11 @@ def assertion(reading: Reading) -> RuleVerdict:
     """
     text = " ".join(reading.engaged)
     if reading.bad_dates:
-        if any(repeats(d, " ".join(statements(reading))) for d in reading.bad_dates):
+        stated = " ".join(statements(reading))
+        # "2093 / The answer is: 2093" repeats the date but states nothing about it: an echo
+        if not echoes_numbers(stated, reading.question) and any(
+            repeats(d, stated) for d in reading.bad_dates
+        ):
             return RuleVerdict(1, "repeats_invalid_date", "assertion")
         if not reading.valid_answers:
             # unchecked: 4 of the 6 such replies in INVITE's GPT-3.5/GPT-J dev labels are wrong (1);
@@ -298,10 +315,35 @@ def assertion(reading: Reading) -> RuleVerdict:
             # "He studied at Wellesley College", "He was studying evolution": the asked person by
             # pronoun, doing what the question asks about
             return RuleVerdict(1, "asserts_premise", "assertion")
-    concrete, note = _concrete(reading)
+    # a sentence about a known swapped person that names no other asked entity and shares no word
+    # of the question ("Gregor Mendel was born in 1822" for "how did Mendel become famous for
+    # pasteurization") tells the person's life, not the asked link: it is judged by the table
+    # (a wrong life year is a false statement, 1) and its years and names answer nothing
+    answer = statements(reading)
+    person = known_person(reading.names, reading.world)
+    if person is not None:
+        life = [s for s in answer if _about_entity_only(s, reading, others)]
+        note = false_life_year(person, life)
+        if note:
+            return RuleVerdict(1, "false_life_year", "assertion", knowledge=note)
+        answer = [s for s in answer if s not in life]
+    concrete, note = _concrete(reading, answer)
     if concrete:
         return RuleVerdict(1, "answers", "assertion", knowledge=note)
     return RuleVerdict(0, "off_topic", "assertion", knowledge=note)
+
+
+def _about_entity_only(sentence: str, reading: Reading, others: list[str]) -> bool:
+    """The sentence is about the swapped entity alone and shares no other word with the question."""
+    sentence_words = set(words(sentence))
+    about = any(mentions(n, sentence_words) for n in reading.names) or _PRONOUN_START.match(
+        _LIST_MARK.sub("", sentence)
+    )
+    return (
+        bool(about)
+        and not any(mentions(o, sentence_words) for o in others)
+        and not _shares_verb(sentence, reading)
+    )
 
 
 def statements(reading: Reading) -> list[str]:
@@ -314,7 +356,9 @@ def statements(reading: Reading) -> list[str]:
     return [
         s
         for s in reading.engaged
-        if s.rstrip()[-1:] not in ("?", ":") and not _meta_talk(s, reading) and not _SEEKING.match(s)
+        if s.rstrip().rstrip("\"'”’")[-1:] not in ("?", ":")
+        and not _meta_talk(s, reading)
+        and not _SEEKING.match(s)
     ]
 
 
@@ -368,7 +412,9 @@ def rule_judge(
     verdict = (
         engagement(reading, response) or stance(reading, head_sentences=head_sentences) or assertion(reading)
     )
-    return replace(verdict, split=reading.cut, knowledge=verdict.knowledge or reading.knowledge)
+    return replace(
+        verdict, split=reading.cut or reading.listed, knowledge=verdict.knowledge or reading.knowledge
+    )
 
 
 def rule_features(
@@ -394,6 +440,7 @@ def rule_features(
     features["has_year"] = float(any(YEAR.search(s) for s in reading.engaged))
     features["date_question"] = float(bool(reading.bad_dates))
     features.update({f"split={cut}": float(reading.cut == cut) for cut in CUTS})
+    features.update({f"list={shape}": float(reading.listed == shape) for shape in LIST_SHAPES})
     run_on = len(reading.continuation)
     features["continuation_share"] = run_on / len(reading.content) if reading.content else 0.0
     return features
@@ -414,6 +461,9 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
+#: a reply that is one number and the frame of an answer line ("2000", "The answer is 2000.")
+_BARE_NUMBER = re.compile(r"\s*((the )?answer( is)?:?\s*)?\d[\d,.]*\.?\s*", re.IGNORECASE)
+_AMOUNT_QUESTION = re.compile(r"\bhow (much|many)\b|\bwhat (percentage|share|amount)\b", re.IGNORECASE)
 #: years, ordinals and day numbers beside a month: dates, not counts
 _ORDINAL_OR_DATE = re.compile(
     r"\b(1[0-9]{3}|2[0-9]{3})s?\b|\b\d+(st|nd|rd|th)\b|\b(?:"
@@ -429,21 +479,31 @@ _ORDINAL_OR_DATE = re.compile(
 _LEGAL_FORM = re.compile(r"Inc|Ltd|Corp|Co|LLC|PLC|plc|GmbH|AG|SA|NV|BV", re.ASCII)
 
 
-def _concrete(reading: Reading) -> tuple[bool, str]:
+def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, str]:
     """A concrete answer: a year, an amount, or a name the question does not contain.
 
     A name counts only if it may be of the kind asked for ("which playwright": a person), as
     far as the entity table knows (:func:`~.world.answers_kind`); the second value is the
     table's note for the verdict.
     """
-    claims = statements(reading)
+    claims = statements(reading) if claims is None else claims
     text = " ".join(claims)
     if echoes_numbers(text, reading.question):
         return False, ""
     if _QUANTITY_QUESTION.search(reading.question):
-        # "how long did X serve": a count or a span answers it, a year or a date does not
-        undated = _ORDINAL_OR_DATE.sub(" ", text)
+        # "how long did X serve": a count or a span answers it, a year or a date does not; but a
+        # number alone answering "how much" or "how many" ("2000" for "how much of the budget") is
+        # the amount asked for, not a year
+        amount = all(_BARE_NUMBER.fullmatch(c) for c in claims) and _AMOUNT_QUESTION.search(reading.question)
+        undated = text if amount else _ORDINAL_OR_DATE.sub(" ", text)
         return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
+    if (
+        claims
+        and all(_BARE_NUMBER.fullmatch(c) for c in claims)
+        and not re.search(r"\bwhen\b", reading.question, re.I)
+    ):
+        # a number alone ("2014") answers "when" or "in what year", not "which famous people"
+        return _TIME_QUESTION.search(reading.question) is not None, ""
     if YEAR.search(text) or _AMOUNT.search(text):
         return True, ""
     if _TIME_QUESTION.search(reading.question):

@@ -147,10 +147,26 @@ def repeats(token: str, text: str) -> bool:
     return re.search(rf"\b{number.group(0)}(st|nd|rd|th)?\b", text, re.IGNORECASE) is not None
 
 
+#: words a sentence about the question or its answer is made of ("What is the answer to this question?")
+_META_WORDS = frozenset(
+    {"what", "is", "the", "answer", "to", "this", "question", "of", "here", "your", "my", "a"}
+)
+
+
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
-    """A sentence that repeats (part of) the question instead of answering it."""
+    """A sentence that repeats (part of) the question instead of answering it.
+
+    Also a question that only asks for "the answer" ("What is the answer?", "What is the
+    answer to this question?"): it names nothing, so it opens no other question.
+    """
     sentence_words = set(words(sentence))
     if not sentence_words:
+        return True
+    if (
+        sentence.rstrip().endswith("?")
+        and sentence_words <= _META_WORDS
+        and sentence_words & {"answer", "question"}
+    ):
         return True
     if " ".join(words(sentence)) in " ".join(words(question)):
         return True

