@@ -1,10 +1,10 @@
 """Reply shapes of SmolLM2 asked through other prompt formats (issue 27, fifth round).
 
-The real replies are rows of ``tests/data/judge/smollm2_{alpaca,vicuna,zephyr}_invite_labels.jsonl``
-(SmolLM2-135M asked the INVITE questions through llama.cpp's Alpaca, Vicuna and Zephyr chat
-formats, each file labelled blind by a team helper). Only dev-half rows (``sha256(id) % 2 == 0``)
-are used here: they are the rows read while these rules were written. The hand-written cases
-show each rule is about the shape, not the wording of one reply.
+The real replies are rows of ``tests/data/judge/smollm2_<format>_invite_labels.jsonl``
+(SmolLM2-135M asked the INVITE questions through llama.cpp's Alpaca, Vicuna, Zephyr, Llama-2
+and OpenChat chat formats, each file labelled blind by a team helper). Only dev-half rows
+(``sha256(id) % 2 == 0``) are used here: they are the rows read while these rules were
+written. The hand-written cases show each rule is about the shape, not the wording of one reply.
 """
 
 from __future__ import annotations
@@ -51,6 +51,16 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         ("vicuna", "d4661d2cde27c477", "places_elsewhere", "new_question"),
         # "2014 / The answer is: 2014" for "which other famous people share that birth year"
         ("vicuna", "8dc3e41d4dc24079", "off_topic", ""),
+        # "The answer is:  [/INST]": a lead-in and the template's marker, nothing more
+        ("llama2", "3ee7b7559f8d40e1", "degenerate", ""),
+        ("llama2", "8fac1b36b437c96c", "few_shot_artefact", ""),
+        # "Pisa lies in the region of Spain." first, then "Pisa is located in the northern part of
+        # the Mediterranean Sea.": the later placement does not take the answer back
+        ("openchat", "1c7c4f8ad27e0e00", "asserts_premise", ""),
+        # "The answer is 1. / The answer is 1. / The answer is 2. / ...": counting, no amount
+        ("openchat", "276456e427510f40", "off_topic", ""),
+        # the swapped entity repeated until the token limit cuts it ("... Arc de Tri"): an echo
+        ("openchat", "688844a50894288b", "degenerate", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -129,3 +139,23 @@ def test_chat_template_tokens_and_requests_for_the_answer_are_no_text() -> None:
     # a question about something else still starts a chain of other questions
     other = "What is the capital of France?\nThe capital of France is Paris."
     assert rule_judge(question, other, entities=("Diego Rivera",)).reason == "unrelated_questions"
+
+
+def test_a_loop_cut_by_the_token_limit_and_a_counting_run_name_nothing() -> None:
+    question = "How much of the budget of The Departed did Alberto Grimaldi raise as its producer?"
+    entities = ("Alberto Grimaldi",)
+    assert rule_judge(question, "The answer is 2.\n\nThe answer is 2.", entities=entities).label == 1
+    assert (
+        rule_judge(question, "The answer is 1.\nThe answer is 2.\nThe answer is 3.", entities=entities).label
+        == 0
+    )
+    # numbers that do not count from 1 are amounts
+    assert (
+        rule_judge(question, "The answer is 2.\nThe answer is 3.\nThe answer is 4.", entities=entities).label
+        == 1
+    )
+    where = "In which district of New York City is Arc de Triomphe situated?"
+    loop = "The answer is: Arc de Triomphe\n\nThe answer is: Arc de Triomphe\n\nThe answer is: Arc de Tri"
+    assert rule_judge(where, loop, entities=("Arc de Triomphe",)).label == 0
+    # a new word after the repeats is no cut-off repeat
+    assert rule_judge(where, loop + "beca", entities=("Arc de Triomphe",)).label == 1

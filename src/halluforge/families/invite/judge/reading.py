@@ -72,8 +72,9 @@ _FIELD_LINE = re.compile(r"^\s*[A-Z][\w'’-]*(\s+[A-Za-z][\w'’-]*){0,2}\s*[:�
 _ANSWER_LINE = re.compile(r"^\s*(A|Answer)\s*[:：]", re.IGNORECASE)
 #: the reasons an answer ends, in the order :func:`read_reply` checks them
 CUTS = ("label_line", "repeated_prompt", "new_question", "topic_change")
-#: a chat template's special token left in a reply ("<|assistant|>", "<s>", "</s>"): markup, not text
-_SPECIAL_TOKEN = re.compile(r"<\|[^<>|\s]{1,30}\|>|</?s>")
+#: a chat template's special token left in a reply ("<|assistant|>", "<s>", "[/INST]", "<<SYS>>"):
+#: markup, not text
+_SPECIAL_TOKEN = re.compile(r"<\|[^<>|\s]{1,30}\|>|</?s>|\[/?[A-Z]{2,10}\]|<</?[A-Z]{2,10}>>")
 #: how :func:`list_answer` reads a numbered list
 LIST_SHAPES = ("picked_item", "counting_list")
 _LIST_ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(.*\S)\s*$")
@@ -138,7 +139,7 @@ def read_reply(
             reading.cut = _line_cut(line, artefact or field_line, new_paragraph, reading)
         seen_line, new_paragraph = True, False
         for sentence in reply_sentences(line):
-            if is_echo(sentence, question, question_tokens) or sentence in reading.content:
+            if is_echo(sentence, question, question_tokens) or _said(sentence, reading.content):
                 continue
             reading.content.append(sentence)
             if not reading.cut and not block and _is_other_question(sentence, reading):
@@ -148,6 +149,11 @@ def read_reply(
             elif not (block or artefact):
                 reading.engaged.append(sentence)
     return reading
+
+
+def _said(sentence: str, content: list[str]) -> bool:
+    """Said before: the same sentence, or the start of one cut off by the token limit ("Arc de Tri")."""
+    return any(earlier == sentence or earlier.startswith(sentence) for earlier in content)
 
 
 def list_answer(response: str) -> tuple[str, str] | None:

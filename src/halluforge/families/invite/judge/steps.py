@@ -255,7 +255,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
-    if _places_elsewhere(reading):
+    # "Pisa lies in the region of Spain. Pisa is located in the northern part of the
+    # Mediterranean Sea.": the first statement answers, a later placement does not take it back
+    if _places_elsewhere(reading) and not _asserts(reading, statements(reading)[:1]):
         return RuleVerdict(0, "places_elsewhere", "stance")
     return None
 
@@ -488,7 +490,8 @@ def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, 
     """
     claims = statements(reading) if claims is None else claims
     text = " ".join(claims)
-    if echoes_numbers(text, reading.question):
+    if echoes_numbers(text, reading.question) or _counts(claims):
+        # "The answer is 1. The answer is 1. The answer is 2. ...": counting, no amount
         return False, ""
     if _QUANTITY_QUESTION.search(reading.question):
         # "how long did X serve": a count or a span answers it, a year or a date does not; but a
@@ -522,6 +525,14 @@ def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, 
         return False, ""
     fits, note = answers_kind(reading.question, text, new, reading.world)
     return fits is not False, note
+
+
+def _counts(claims: list[str]) -> bool:
+    """Bare numbers that count up from 1 (1, 2, 3 or 1, 1, 2, 2, 3): a loop, not an answer."""
+    if not claims or not all(_BARE_NUMBER.fullmatch(c) for c in claims):
+        return False
+    numbers = [int(n) for c in claims for n in re.findall(r"\d+", c)]
+    return len(set(numbers)) >= 3 and set(numbers) == set(range(1, max(numbers) + 1))
 
 
 def _places_elsewhere(reading: Reading) -> bool:
