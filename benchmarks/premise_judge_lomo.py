@@ -36,6 +36,12 @@ DEFAULT_FILES = [
     ROOT / "tests" / "data" / "judge" / "smollm2_invite_labels.jsonl",
     ROOT / "tests" / "data" / "judge" / "smollm2_t08_invite_labels.jsonl",
 ]
+#: SmolLM2 asked through other chat formats, each labelled blind (tests/data/judge/README.md): reply
+#: styles outside the folds, judged by the rule judge and by a learned judge fitted on all five folds
+STYLE_FILES = [
+    ROOT / "tests" / "data" / "judge" / f"smollm2_{style}_invite_labels.jsonl"
+    for style in ("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat")
+]
 #: the acceptance of issue 27, per fold, for the default mode
 MIN_AGREEMENT = 0.90
 MAX_RATE_GAP = 0.05
@@ -107,6 +113,8 @@ def main() -> int:
     _print_splits(verdicts, human, labels["rule"])
     if probabilities:
         _print_reliability(probabilities, human)
+    if not args.files:
+        _print_styles(rows, human, learned=not args.no_learned)
     print(f"rule judge: {len(rows)} replies in {rule_seconds:.2f} s")
     meets = [m for m, (a, g) in worst.items() if a >= MIN_AGREEMENT and g <= MAX_RATE_GAP + 1e-9]
     # ties on the worst fold and the largest gap go to the higher mean agreement over the folds
@@ -117,6 +125,55 @@ def main() -> int:
         + f" meets_acceptance={','.join(meets) or 'none'} chosen={chosen}"
     )
     return 0
+
+
+def _print_styles(fold_rows: list[dict[str, Any]], fold_human: list[int], *, learned: bool) -> None:
+    """The reply-style files: agreement over the whole file and per half, rule and learned judge.
+
+    The learned judge here is fitted once on every row of the five folds, none of which is a
+    style file's. Which halves were read while writing rules is said in tests/data/judge/README.md.
+    """
+    from halluforge.families.invite.cli import premise_inputs, read_invite_rows
+    from halluforge.families.invite.judge.evaluate import agreement
+    from halluforge.families.invite.judge.steps import rule_judge
+
+    judge = None
+    if learned:
+        from halluforge.families.invite.judge.learned import featurize, fit_calibrated
+
+        judge = fit_calibrated(featurize(premise_inputs(fold_rows)), fold_human)
+    print("\n| reply style (outside the folds) | mode | n | agreement | kappa | judge rate | human rate |"
+          " dev half | test half |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    for path in STYLE_FILES:
+        if not path.is_file():
+            continue
+        rows = read_invite_rows(path)
+        inputs = premise_inputs(rows)
+        human = [int(r["hallucination_label"]) for r in rows]
+        modes = {
+            "rule": [
+                rule_judge(
+                    i.question, i.response, entities=i.entities, invalid=i.invalid,
+                    valid_answers=i.valid_answers,
+                ).label
+                for i in inputs
+            ]
+        }  # fmt: skip
+        if judge is not None:
+            modes["learned"] = [int(p >= 0.5) for p in judge.predict_proba_1(featurize(inputs))]
+        style = path.stem.removeprefix("smollm2_").removesuffix("_invite_labels")
+        for mode, judged in modes.items():
+            figures = agreement(human, judged, n_boot=200)
+            cells = []
+            for half in ("dev", "test"):
+                idx = [i for i, r in enumerate(rows) if _half(r) == half]
+                agree = sum(judged[i] == human[i] for i in idx)
+                cells.append(f"{agree}/{len(idx)} = {agree / len(idx):.3f}")
+            print(
+                f"| {style} | {mode} | {figures.n} | {figures.agreement:.3f} | {figures.kappa:.3f} |"
+                f" {figures.rate:.3f} | {figures.human_rate:.3f} | {cells[0]} | {cells[1]} |"
+            )
 
 
 def _half(row: dict[str, Any]) -> str:
