@@ -2,7 +2,8 @@
 
 The real replies are rows of ``tests/data/judge/smollm2_<format>_invite_labels.jsonl``
 (SmolLM2-135M asked the INVITE questions through llama.cpp's Alpaca, Vicuna, Zephyr, Llama-2
-and OpenChat chat formats, each file labelled blind by a team helper). Only dev-half rows
+and OpenChat chat formats, and through its own template with two new seeds, each file labelled
+blind by a team helper). Only dev-half rows
 (``sha256(id) % 2 == 0``) are used here: they are the rows read while these rules were
 written. The hand-written cases show each rule is about the shape, not the wording of one reply.
 """
@@ -61,6 +62,13 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         ("openchat", "276456e427510f40", "off_topic", ""),
         # the swapped entity repeated until the token limit cuts it ("... Arc de Tri"): an echo
         ("openchat", "688844a50894288b", "degenerate", ""),
+        # the default chat format again, new seeds: "X played a role in Y, but he was not a part
+        # of the original team" and "The first album ... was "Trouble in Heaven" but it was not
+        # on Sun Records": the answer comes first, the "but" clause does not take it back
+        ("seed8", "4afbce1073df1375", "asserts_premise", ""),
+        ("t08_seed9", "d00984763599f2bd", "asserts_premise", ""),
+        # 'The answer to this question is "2002"' for "founded in 2002; on which day": an echo
+        ("t08_seed9", "24383248c69cf7e3", "off_topic", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -159,3 +167,15 @@ def test_a_loop_cut_by_the_token_limit_and_a_counting_run_name_nothing() -> None
     assert rule_judge(where, loop, entities=("Arc de Triomphe",)).label == 0
     # a new word after the repeats is no cut-off repeat
     assert rule_judge(where, loop + "beca", entities=("Arc de Triomphe",)).label == 1
+
+
+def test_a_negation_after_but_keeps_the_answer_before_it() -> None:
+    question = "Which was the first album Marvin Gaye released on Sun Records?"
+    entities = ("Marvin Gaye",)
+    answered = 'The first album Marvin Gaye released on Sun Records was "Soul" but it sold badly, not well.'
+    assert rule_judge(question, answered, entities=entities).label == 1
+    # a "but" after a first part with no claim of its own, or a denial up front, still rejects
+    assert rule_judge(question, "I looked it up, but Marvin Gaye never released an album on Sun Records.",
+                      entities=entities).label == 0  # fmt: skip
+    assert rule_judge(question, "Marvin Gaye did not record for Sun Records, but for Motown.",
+                      entities=entities).label == 0  # fmt: skip

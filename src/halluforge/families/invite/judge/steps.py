@@ -232,7 +232,8 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
             doubt = _ANSWER_DOUBT.search(sentence) is not None
-            if named and not doubt and _NEGATION.search(sentence) and sentence.rstrip()[-1:] != "?":
+            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None
+            if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
                 return RuleVerdict(0, "negates_premise", "stance")
             if named and _CORRECTION.search(sentence):
                 return RuleVerdict(0, "corrects_premise", "stance")
@@ -260,6 +261,18 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if _places_elsewhere(reading) and not _asserts(reading, statements(reading)[:1]):
         return RuleVerdict(0, "places_elsewhere", "stance")
     return None
+
+
+def _first_clause(sentence: str, reading: Reading) -> str:
+    """The sentence before a "but" clause, when that first part states the premise by itself.
+
+    "The first album Marvin Gaye released on Sun Records was "Trouble in Heaven" but it was not
+    on Sun Records": the answer comes first, and an aside after "but" does not take it back, as
+    a later sentence would not. A first part with no claim of its own is read with the rest.
+    """
+    head, sep, _ = sentence.partition(" but ")
+    head = head.rstrip(" ,;")
+    return head if sep and _asserts(reading, [head]) else sentence
 
 
 def _asserts(reading: Reading, sentences: list[str]) -> bool:

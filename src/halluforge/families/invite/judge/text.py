@@ -175,7 +175,9 @@ def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
 
 
 #: words of an answer line that frame it and say nothing ("The answer is: 2093", "Output:")
-FRAME_WORDS = frozenset({"the", "answer", "is", "explanation", "output", "a", "an"})
+FRAME_WORDS = frozenset(
+    {"the", "answer", "is", "explanation", "output", "a", "an", "to", "this", "question", "would", "be"}
+)
 
 
 def echoes_numbers(text: str, question: str) -> bool:
