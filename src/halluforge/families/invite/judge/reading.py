@@ -58,7 +58,7 @@ META_REJECT = re.compile(
     r"|confusion|mix-up|misunderstanding|false premise|not accurate|no such"
     r"|(has|have)(n't| not) (yet )?(happened|occurred|taken place)|not occurred yet|in the future"
     r"|not (historically )?(associated|linked|connected|known for)|not located"
-    r"|not (provided|given|specified|mentioned)|fictional)\b",
+    r"|not (provided|given|specified|mentioned)|fictional(?! (character|city|town|place|world)))\b",
     re.IGNORECASE,
 )
 #: a line that opens a few-shot block or a prompt field rather than answering
