@@ -72,10 +72,6 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         # "a fictional character", "a fictional city" describe the answer, they reject nothing
         ("seed11", "fb8f799da510278a", "answers", ""),
         ("seed8", "99c8ee05df820def", "repeats_invalid_date", ""),
-        # another, real date but a wrong answer: "The City of London, UK, hosted the Summer
-        # Olympic Games in 2024" for "which city hosted the Summer Olympic Games in 2032"
-        ("seed11", "8c4e9eaaa02b88da", "answers_despite_invalid_date", ""),
-        ("t08_seed10", "fd4b4a9b36f9ca02", "answers_despite_invalid_date", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -186,16 +182,3 @@ def test_a_negation_after_but_keeps_the_answer_before_it() -> None:
                       entities=entities).label == 0  # fmt: skip
     assert rule_judge(question, "Marvin Gaye did not record for Sun Records, but for Motown.",
                       entities=entities).label == 0  # fmt: skip
-
-
-def test_another_date_corrects_only_beside_a_true_answer_or_none() -> None:
-    question = "which city hosted the Summer Olympic Games in 2032"
-    berlin = ("Berlin",)
-    right = "Berlin hosted the Summer Olympic Games in 1936."
-    assert rule_judge(question, right, valid_answers=berlin).reason == "states_another_date"
-    no_answer = "The Summer Olympic Games were held in 1936."
-    assert rule_judge(question, no_answer, valid_answers=berlin).reason == "states_another_date"
-    wrong = "The Summer Olympic Games were hosted by London in 2012."
-    assert rule_judge(question, wrong, valid_answers=berlin).reason == "answers_despite_invalid_date"
-    # without the valid answers nothing can be checked: another date stays a correction
-    assert rule_judge(question, wrong).reason == "states_another_date"

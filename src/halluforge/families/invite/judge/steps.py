@@ -247,9 +247,10 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
         # a correction comes up front: years further on date other events of a run-on answer
         event_text = _LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
-        other_date = any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading)
-        if other_date and not _wrong_answer(reading):
-            # it answers about another, real date: an implicit correction of the premise
+        if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
+            # it answers about another, real date: an implicit correction of the premise (also
+            # beside a wrong answer: round five's labellers split on that, and reading it as 1
+            # moved no file judged before it was read, docs/judge.md)
             return RuleVerdict(0, "states_another_date", "stance")
     # a swapped year is a false premise's fact; on a date question the "swapped" year is the
     # impossible one, already handled above (where a bracketed life span dates no event)
@@ -262,23 +263,6 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if _places_elsewhere(reading) and not _asserts(reading, statements(reading)[:1]):
         return RuleVerdict(0, "places_elsewhere", "stance")
     return None
-
-
-def _wrong_answer(reading: Reading) -> bool:
-    """A date question's reply names an answer that is none of the valid question's answers.
-
-    "The 2022 World Cup in Africa was won by Tanzania" for "which country won the first FIFA
-    World Cup in 2037": another date, but a false answer, so no correction (INVITE counts any
-    inaccurate statement). Only names count, dates and numbers being the date talk itself, and
-    only when the valid answers are known.
-    """
-    if not reading.valid_answers:
-        return False
-    claims = statements(reading)
-    if any(contains_answer(" ".join(claims), answer) for answer in reading.valid_answers):
-        return False
-    undated = [_ORDINAL_OR_DATE.sub(" ", claim) for claim in claims]
-    return bool(undated) and not re.search(r"\d", " ".join(undated)) and _concrete(reading, undated)[0]
 
 
 def _first_clause(sentence: str, reading: Reading) -> str:
