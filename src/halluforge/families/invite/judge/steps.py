@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from halluforge.families.invite.judge.concrete import AMOUNT, QUANTITY_QUESTION, concrete
 from halluforge.families.invite.judge.reading import (
     CUTS,
     LIST_SHAPES,
@@ -52,15 +53,14 @@ from halluforge.families.invite.judge.text import (
 )
 from halluforge.families.invite.judge.world import (
     World,
-    answers_kind,
     default_world,
     false_life_year,
     known_person,
     restates_false_life_year,
 )
 from halluforge.textkit.answers import contains_answer
-from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
-from halluforge.textkit.tokens import WRITTEN_WORD, words
+from halluforge.textkit.dates import month_number
+from halluforge.textkit.tokens import words
 
 _NEGATION = re.compile(
     r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b", re.IGNORECASE
@@ -85,12 +85,6 @@ _ANSWER_DOUBT = re.compile(
 )
 _HEDGED_ASSERT = re.compile(
     r"\bbut I (do )?know\b|\bbut I('m| am) (pretty |quite |fairly )?sure\b|\bbut I (think|believe)\b",
-    re.IGNORECASE,
-)
-#: an amount or a duration: a concrete answer even without a name or a year
-_AMOUNT = re.compile(
-    r"\b\d[\d,.]*\s*(%|percent|per cent|years?|months?|weeks?|days?|hours?|minutes?|goals?|times"
-    r"|million|billion|thousand|dollars?|euros?|pounds?)\b|[$€£]\s?\d",
     re.IGNORECASE,
 )
 _WHERE_QUESTION = re.compile(
@@ -128,19 +122,10 @@ _QUESTION_FORM = {
     "many",
     "long",
 }
-#: questions that ask for a calendar time: only a time answers them ("when" also takes "after X")
-_TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
-_TIME_WORD = re.compile(
-    r"\b(\d+|century|decade|era|war|age|period|season|spring|summer|autumn|fall|winter|"
-    + MONTH_NAME_PATTERN
-    + r"|days?|weeks?|months?|years?)\b",
-    re.IGNORECASE,
-)
 _LIFE_SPAN = re.compile(r"\(\s*(c\.\s*)?\d{3,4}\s*[-–]\s*\d{3,4}\s*\)")
 #: a list item's number or bullet before its text ("2. He was a monk")
 _LIST_MARK = re.compile(r"^\s*(\d+[.)]|[-*•])\s*")
 _PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
-_QUANTITY_QUESTION = re.compile(r"\bhow (much|many|long|old|far)\b|\bwhat (percentage|share|amount)\b", re.I)
 _PLACEMENT = re.compile(
     r"\b((is|was|are) (located|situated|found|based) (in|at)|is in|lies in"
     r"|is an? (\w+ )?(city|town|village|commune|municipality|district|region|airport|station)\b)",
@@ -191,7 +176,7 @@ def engagement(reading: Reading, response: str) -> RuleVerdict | None:
         not engaged_words - reading.question_tokens
         and not any(YEAR.search(s) for s in reading.engaged)
         and not _states_premise(reading)
-        and not (_QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", " ".join(reading.engaged)))
+        and not (QUANTITY_QUESTION.search(reading.question) and re.search(r"\d", " ".join(reading.engaged)))
     ):
         # nothing beyond the question's own words: a placeholder, unless it restates the premise
         return RuleVerdict(0, "degenerate", "engagement")
@@ -217,7 +202,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     # answer, not the premise, and the reply answers anyway (a hedged assertion)
     claims = " ".join(statements(reading))
     answers_anyway = _ANSWER_DOUBT.search(head_text) is not None and (
-        YEAR.search(claims) is not None or _AMOUNT.search(claims) is not None
+        YEAR.search(claims) is not None or AMOUNT.search(claims) is not None
     )
     # a head sentence repeating a life year of the swapped person that the table contradicts
     # takes the premise as true: a denial beside it is about the asked list, not the fact
@@ -388,7 +373,7 @@ def _meta_talk(sentence: str, reading: Reading) -> bool:
     """
     if _META_WORD.search(sentence) is None or _ANSWER_LEAD.search(sentence) is not None:
         return False
-    if YEAR.search(sentence) or _AMOUNT.search(sentence):
+    if YEAR.search(sentence) or AMOUNT.search(sentence):
         return False  # 'I'll only include the answer, "In 1972."': an answer after all
     sentence_words = set(words(sentence))
     return not any(mentions(n, sentence_words) for n in reading.names)
@@ -478,76 +463,10 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
-#: a reply that is one number and the frame of an answer line ("2000", "The answer is 2000.")
-_BARE_NUMBER = re.compile(r"\s*((the )?answer( is)?:?\s*)?\d[\d,.]*\.?\s*", re.IGNORECASE)
-_AMOUNT_QUESTION = re.compile(r"\bhow (much|many)\b|\bwhat (percentage|share|amount)\b", re.IGNORECASE)
-#: years, ordinals and day numbers beside a month: dates, not counts
-_ORDINAL_OR_DATE = re.compile(
-    r"\b(1[0-9]{3}|2[0-9]{3})s?\b|\b\d+(st|nd|rd|th)\b|\b(?:"
-    + MONTH_NAME_PATTERN
-    + r")\s+\d{1,2}\b|\b\d{1,2}\s+(?:"
-    + MONTH_NAME_PATTERN
-    + r")\b",
-    re.IGNORECASE,
-)
-
-
-#: a company's legal form after its name: no new name ("X Co." renamed "X, Inc." names X only)
-_LEGAL_FORM = re.compile(r"Inc|Ltd|Corp|Co|LLC|PLC|plc|GmbH|AG|SA|NV|BV", re.ASCII)
-
-
 def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, str]:
-    """A concrete answer: a year, an amount, or a name the question does not contain.
-
-    A name counts only if it may be of the kind asked for ("which playwright": a person), as
-    far as the entity table knows (:func:`~.world.answers_kind`); the second value is the
-    table's note for the verdict.
-    """
+    """:func:`~.concrete.concrete` on ``claims``, by default the reply's statements."""
     claims = statements(reading) if claims is None else claims
-    text = " ".join(claims)
-    if echoes_numbers(text, reading.question) or _counts(claims):
-        # "The answer is 1. The answer is 1. The answer is 2. ...": counting, no amount
-        return False, ""
-    if _QUANTITY_QUESTION.search(reading.question):
-        # "how long did X serve": a count or a span answers it, a year or a date does not; but a
-        # number alone answering "how much" or "how many" ("2000" for "how much of the budget") is
-        # the amount asked for, not a year
-        amount = all(_BARE_NUMBER.fullmatch(c) for c in claims) and _AMOUNT_QUESTION.search(reading.question)
-        undated = text if amount else _ORDINAL_OR_DATE.sub(" ", text)
-        return _AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
-    if (
-        claims
-        and all(_BARE_NUMBER.fullmatch(c) for c in claims)
-        and not re.search(r"\bwhen\b", reading.question, re.I)
-    ):
-        # a number alone ("2014") answers "when" or "in what year", not "which famous people"
-        return _TIME_QUESTION.search(reading.question) is not None, ""
-    if YEAR.search(text) or _AMOUNT.search(text):
-        return True, ""
-    if _TIME_QUESTION.search(reading.question):
-        # a name is no answer to "on which day"; a time expression is
-        return _TIME_WORD.search(text) is not None, ""
-    known = reading.question_tokens | STOP
-    new = {
-        w
-        for w in WRITTEN_WORD.findall(" ".join(s.split(" ", 1)[-1] for s in claims))
-        if w[:1].isupper()
-        and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
-        and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
-        and _LEGAL_FORM.fullmatch(w.rstrip(".")) is None  # "X Co." called "X, Inc.": no new name
-    }
-    if not new:
-        return False, ""
-    fits, note = answers_kind(reading.question, text, new, reading.world)
-    return fits is not False, note
-
-
-def _counts(claims: list[str]) -> bool:
-    """Bare numbers that count up from 1 (1, 2, 3 or 1, 1, 2, 2, 3): a loop, not an answer."""
-    if not claims or not all(_BARE_NUMBER.fullmatch(c) for c in claims):
-        return False
-    numbers = [int(n) for c in claims for n in re.findall(r"\d+", c)]
-    return len(set(numbers)) >= 3 and set(numbers) == set(range(1, max(numbers) + 1))
+    return concrete(reading.question, reading.question_tokens, claims, reading.world)
 
 
 def _places_elsewhere(reading: Reading) -> bool:
