@@ -36,11 +36,15 @@ DEFAULT_FILES = [
     ROOT / "tests" / "data" / "judge" / "smollm2_invite_labels.jsonl",
     ROOT / "tests" / "data" / "judge" / "smollm2_t08_invite_labels.jsonl",
 ]
-#: SmolLM2 asked through other chat formats, each labelled blind (tests/data/judge/README.md): reply
-#: styles outside the folds, judged by the rule judge and by a learned judge fitted on all five folds
+#: SmolLM2 asked through other chat formats or with new seeds, each labelled blind
+#: (tests/data/judge/README.md): reply styles outside the folds, judged by the rule judge and by a
+#: learned judge fitted on all five folds
 STYLE_FILES = [
     ROOT / "tests" / "data" / "judge" / f"smollm2_{style}_invite_labels.jsonl"
-    for style in ("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat")
+    for style in (
+        *("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat"),
+        *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13"),
+    )
 ]
 #: the acceptance of issue 27, per fold, for the default mode
 MIN_AGREEMENT = 0.90
