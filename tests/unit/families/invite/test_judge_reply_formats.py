@@ -1,11 +1,11 @@
 """Reply shapes of SmolLM2 asked through other prompt formats (issue 27, fifth round).
 
-The real replies are rows of ``tests/data/judge/smollm2_<format>_invite_labels.jsonl``
-(SmolLM2-135M asked the INVITE questions through llama.cpp's Alpaca, Vicuna, Zephyr, Llama-2
-and OpenChat chat formats, and through its own template with two new seeds, each file labelled
-blind by a team helper). Only dev-half rows
-(``sha256(id) % 2 == 0``) are used here: they are the rows read while these rules were
-written. The hand-written cases show each rule is about the shape, not the wording of one reply.
+The real replies are rows of ``tests/data/judge/smollm2_<file>_invite_labels.jsonl``: SmolLM2-135M
+asked the INVITE questions through llama.cpp's Alpaca, Vicuna, Zephyr, Llama-2 and OpenChat chat
+formats, and through its own template with new seeds, each file labelled blind by a team helper.
+Only dev-half rows (``sha256(id) % 2 == 0``) are used here: they are the rows read while these
+rules were written. The hand-written cases show each rule is about the shape, not the wording of
+one reply.
 """
 
 from __future__ import annotations

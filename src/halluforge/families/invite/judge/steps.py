@@ -42,6 +42,7 @@ from halluforge.families.invite.judge.reading import (
     read_reply,
 )
 from halluforge.families.invite.judge.text import (
+    LIFE_SPAN,
     STOP,
     YEAR,
     echoes_numbers,
@@ -122,7 +123,6 @@ _QUESTION_FORM = {
     "many",
     "long",
 }
-_LIFE_SPAN = re.compile(r"\(\s*(c\.\s*)?\d{3,4}\s*[-–]\s*\d{3,4}\s*\)")
 #: a list item's number or bullet before its text ("2. He was a monk")
 _LIST_MARK = re.compile(r"^\s*(\d+[.)]|[-*•])\s*")
 _PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
@@ -231,7 +231,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         bad_years = {m for d in reading.bad_dates for m in YEAR.findall(d)}
         # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
         # a correction comes up front: years further on date other events of a run-on answer
-        event_text = _LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
+        event_text = LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
         if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
             # it answers about another, real date: an implicit correction of the premise (also
             # beside a wrong answer: round five's labellers split on that, and reading it as 1

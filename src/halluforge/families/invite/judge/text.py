@@ -147,6 +147,10 @@ def repeats(token: str, text: str) -> bool:
     return re.search(rf"\b{number.group(0)}(st|nd|rd|th)?\b", text, re.IGNORECASE) is not None
 
 
+#: a life span in brackets after a name, "(1914-2009)", "(c. 1393–1468)": it dates a person, not an event
+LIFE_SPAN = re.compile(r"\(\s*(?:c\.\s*)?(\d{3,4})\s*[-–]\s*(\d{3,4})\s*\)")
+
+
 #: words a sentence about the question or its answer is made of ("What is the answer to this question?")
 _META_WORDS = frozenset(
     {"what", "is", "the", "answer", "to", "this", "question", "of", "here", "your", "my", "a"}

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from halluforge.families.invite.judge.text import LIFE_SPAN
 from halluforge.textkit.tokens import words
 
 if TYPE_CHECKING:
@@ -226,10 +227,6 @@ def restates_false_life_year(question: str, names: list[str], sentences: list[st
     return ""
 
 
-#: a life span in brackets after a name: "(1776-1854)", "(1776–1854)"
-_LIFE_SPAN = re.compile(r"\((1[0-9]{3}|20[0-9]{2})\s*[-–]\s*(1[0-9]{3}|20[0-9]{2})\)")
-
-
 def known_person(names: list[str], world: World) -> Entity | None:
     """The one swapped person the table knows by exact title or alias, or None."""
     if world.table is None or not world.people:
@@ -247,9 +244,9 @@ def false_life_year(person: Entity, sentences: list[str]) -> str:
     """
     for sentence in sentences:
         claims: list[tuple[str, int]] = []
-        for span in _LIFE_SPAN.finditer(sentence):
+        for span in LIFE_SPAN.finditer(sentence):
             claims += [("born", int(span.group(1))), ("died", int(span.group(2)))]
-        years = _YEAR.findall(_LIFE_SPAN.sub(" ", sentence))
+        years = _YEAR.findall(LIFE_SPAN.sub(" ", sentence))
         for event, pattern in _LIFE_EVENT.items():
             if len(years) == 1 and pattern.search(sentence):
                 claims.append((event, int(years[0])))
