@@ -69,6 +69,14 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         ("t08_seed9", "d00984763599f2bd", "asserts_premise", ""),
         # 'The answer to this question is "2002"' for "founded in 2002; on which day": an echo
         ("t08_seed9", "24383248c69cf7e3", "off_topic", ""),
+        # the question turned into a fragment ("Paris fortress stormed by a crowd on 33 July 1789")
+        # or asked again without its mark ("Which company did Steve Jobs, ... find on April 34,
+        # 1976"): an echo, not the date repeated as fact
+        ("seed13", "4057755879c03788", "echo", ""),
+        ("t08_seed12", "06c044ba1cd5ca39", "echo", ""),
+        # "Victor Hugo, in 1832." for "in what year did Victor Hugo finish writing Madame
+        # Bovary": a bare answer, too short to be a biography
+        ("seed13", "5395b97522f08308", "answers", ""),
         # "a fictional character", "a fictional city" describe the answer, they reject nothing
         ("seed11", "fb8f799da510278a", "answers", ""),
         ("seed8", "99c8ee05df820def", "repeats_invalid_date", ""),
@@ -182,3 +190,11 @@ def test_a_negation_after_but_keeps_the_answer_before_it() -> None:
                       entities=entities).label == 0  # fmt: skip
     assert rule_judge(question, "Marvin Gaye did not record for Sun Records, but for Motown.",
                       entities=entities).label == 0  # fmt: skip
+
+
+def test_only_the_questions_own_words_in_its_order_make_a_fragment_echo() -> None:
+    question = "which Paris fortress was stormed by a crowd on 33 July 1789"
+    assert rule_judge(question, "Paris fortress stormed by a crowd on 33 July 1789").reason == "echo"
+    # a statement with a word of its own, or the words in another order, says something
+    assert rule_judge(question, "The Bastille was stormed by a crowd on 33 July 1789").label == 1
+    assert rule_judge(question, "A crowd stormed by Paris fortress on 33 July 1789").label == 1

@@ -336,13 +336,20 @@ def assertion(reading: Reading) -> RuleVerdict:
 
 
 def _about_entity_only(sentence: str, reading: Reading, others: list[str]) -> bool:
-    """The sentence is about the swapped entity alone and shares no other word with the question."""
+    """The sentence tells of the swapped entity alone and shares no other word with the question.
+
+    It must say something of its own (four words or more besides the entity's name): "Victor
+    Hugo, in 1832." for "in what year did Victor Hugo finish writing Madame Bovary" is a bare
+    answer, not a biography.
+    """
     sentence_words = set(words(sentence))
     about = any(mentions(n, sentence_words) for n in reading.names) or _PRONOUN_START.match(
         _LIST_MARK.sub("", sentence)
     )
+    named = {w for n in reading.names for w in words(n)}
     return (
         bool(about)
+        and len([w for w in words(_LIST_MARK.sub("", sentence)) if w not in named]) >= 4
         and not any(mentions(o, sentence_words) for o in others)
         and not _shares_verb(sentence, reading)
     )

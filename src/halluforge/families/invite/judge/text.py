@@ -157,6 +157,15 @@ _META_WORDS = frozenset(
 )
 
 
+#: a question's own frame: its question word and auxiliaries
+_QUESTION_FRAME = frozenset(
+    {"which", "what", "who", "whom", "whose", "when", "where", "how", "why", "was", "were", "did", "does", "do"}
+    | {"is", "are", "has", "have", "had"}
+)
+#: a sentence opened like a question ("Which company did ... find on April 34, 1976"), mark or not
+_QUESTION_FRAME_START = re.compile(r"\s*(which|what|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
+
+
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
     """A sentence that repeats (part of) the question instead of answering it.
 
@@ -174,8 +183,13 @@ def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
         return True
     if " ".join(words(sentence)) in " ".join(words(question)):
         return True
+    if words(sentence) == [w for w in words(question) if w not in _QUESTION_FRAME]:
+        # "Paris fortress stormed by a crowd on 33 July 1789": the question less its "which
+        # ... was", a fragment that states nothing
+        return True
     overlap = len(sentence_words & question_tokens) / len(sentence_words | question_tokens)
-    return sentence.rstrip().endswith("?") and overlap >= 0.6
+    asks = sentence.rstrip().endswith("?") or _QUESTION_FRAME_START.match(sentence) is not None
+    return asks and overlap >= 0.6
 
 
 #: words of an answer line that frame it and say nothing ("The answer is: 2093", "Output:")
