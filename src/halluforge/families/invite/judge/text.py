@@ -159,8 +159,8 @@ _META_WORDS = frozenset(
 
 #: a question's own frame: its question word and auxiliaries
 _QUESTION_FRAME = frozenset(
-    {"which", "what", "who", "whom", "whose", "when", "where", "how", "why", "was", "were", "did", "does", "do"}
-    | {"is", "are", "has", "have", "had"}
+    {"which", "what", "who", "whom", "whose", "when", "where", "how", "why"}
+    | {"was", "were", "did", "does", "do", "is", "are", "has", "have", "had"}
 )
 #: a sentence opened like a question ("Which company did ... find on April 34, 1976"), mark or not
 _QUESTION_FRAME_START = re.compile(r"\s*(which|what|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
