@@ -43,7 +43,7 @@ STYLE_FILES = [
     ROOT / "tests" / "data" / "judge" / f"smollm2_{style}_invite_labels.jsonl"
     for style in (
         *("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat"),
-        *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13"),
+        *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13", "t08_seed14", "seed15"),
     )
 ]
 #: the acceptance of issue 27, per fold, for the default mode
