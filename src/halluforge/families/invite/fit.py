@@ -13,6 +13,11 @@ candidate with the entity it replaces, using the offline entity table
   name, for predicates where it matters: a spouse);
 - place for place: ``place`` (the same country when both are known, else the same region);
   a country for a country: the same region;
+- person and work: ``work_era`` (a person swapped in beside a dated work, or a dated work
+  swapped in beside a person, must have been an adult, alive, in the work's year: "Christopher
+  Nolan wrote *8½*" fails on 1963). A work's year is read from the table's description
+  ("1958 film by Alfred Hitchcock", "1857 novel by Gustave Flaubert"); the wiki holds about a
+  hundred such works, so most of a KB's works pass unchecked;
 - ``not_true``: the table says the new fact holds (a city swapped into ``country`` that lies in
   that very country; a person swapped into ``birthYear`` born that year): not a false premise.
 
@@ -45,6 +50,11 @@ ANY_ROLE = frozenset({"spouse", "birthPlace", "birthYear", "almaMater"})
 _LIVING = 10_000
 _QUALIFIER = re.compile(r"\s*\([^)]*\)$")
 _YEAR = re.compile(r"-?\d{1,4}")
+#: a dated work's description: its year, up to three words, then what kind of work it is
+_WORK = re.compile(
+    r"(\d{4})\s+(?:[\w'’-]+\s+){0,3}?(film|novel|novella|book|play|poem|opera|ballet|musical|painting"
+    r"|sculpture|album|single|song|symphony|essay|treatise|mass|series)\b"
+)
 
 
 def titles(name: str) -> tuple[str, ...]:
@@ -61,6 +71,8 @@ class Known:
     place: Entity | None = None
     #: the canonical country when the entity is itself a country
     country: str | None = None
+    #: the year of a dated work ("1958 film by Alfred Hitchcock": 1958)
+    work_year: int | None = None
 
     @property
     def known(self) -> bool:
@@ -87,12 +99,14 @@ class FitChecks:
 
     def _look_up(self, name: str) -> Known:
         person = place = country = None
+        work_year: int | None = None
         for title in titles(name):
             if key(title) in self.table.index:  # most KB names are unknown: one dict miss each
                 person = person or self.table.person(title)
                 place = place or self.table.place(title)
+                work_year = work_year or _work_year(self.table.lookup(title))
             country = country or self.table.country(title)
-        return Known(person=person, place=place, country=country)
+        return Known(person=person, place=place, country=country, work_year=work_year)
 
     def gender(self, entity: int) -> str | None:
         """The entity's gender: the table's description, else the first name (cached; None: unknown)."""
@@ -126,6 +140,11 @@ class FitChecks:
             year = self.names[other]  # the new person's own birth year makes the premise true
             if _YEAR.fullmatch(year):
                 checks["not_true"] = new.person.born != int(year)
+        kept = self.known(other)
+        if new.person is not None and kept.work_year is not None:
+            _work_fit(new.person, kept.work_year, checks)
+        elif new.work_year is not None and kept.person is not None:
+            _work_fit(kept.person, new.work_year, checks)
         if old.person is not None and new.person is not None:
             _person_fit(old.person, new.person, predicate not in ANY_ROLE, checks)
         elif old.country is not None and new.country is not None:
@@ -152,6 +171,22 @@ class FitChecks:
         regions = self.table.place_region(old), self.table.place_region(new)
         if None not in regions:
             checks["place"] = regions[0] == regions[1]
+
+
+def _work_year(entries: Sequence[Entity]) -> int | None:
+    """The year of the one dated work among ``entries``, or None."""
+    years = {int(m.group(1)) for e in entries if e.kind == "other" and (m := _WORK.match(e.description))}
+    return years.pop() if len(years) == 1 else None
+
+
+def _work_fit(person: Entity, year: int, checks: dict[str, bool]) -> None:
+    """``work_era``: the person was an adult and alive in the work's year.
+
+    A year's grace after death, for works that came out just after their maker died.
+    """
+    if person.born is not None:
+        end = _LIVING if person.died is None else person.died + 1
+        checks["work_era"] = person.born + ADULT <= year <= end
 
 
 def _person_fit(old: Entity, new: Entity, role: bool, checks: dict[str, bool]) -> None:

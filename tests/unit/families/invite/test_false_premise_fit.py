@@ -79,6 +79,37 @@ def test_era_wants_adult_lives_that_overlap() -> None:
     assert fit.check("party", 0, 1, 2)["era"] is False  # 14 in 1874, Lincoln dead since 1865
 
 
+JAWS = Entity(title="Jaws (film)", kind="other", description="1975 film by Steven Spielberg")
+CASABLANCA = Entity(title="Casablanca (film)", kind="other", description="1942 American romantic drama film")
+UNDATED = Entity(title="Some Film", kind="other", description="American film series")
+
+
+def test_work_era_wants_the_person_adult_and_alive_in_the_works_year() -> None:
+    table = EntityTable.of([*PEOPLE, JAWS, CASABLANCA, UNDATED])
+    names = ["Steven_Spielberg", "George_Lucas", "Abraham_Lincoln", "Meryl_Streep", "Jaws_(film)"]
+    names += ["Casablanca_(film)", "Some_Film", "Unknown_Person"]
+    fit = FitChecks(table, names)
+    ids = {n: i for i, n in enumerate(names)}
+
+    def check(replaced: str, candidate: str, other: str) -> dict[str, bool]:
+        return fit.check("director", ids[replaced], ids[candidate], ids[other])
+
+    assert fit.known(ids["Jaws_(film)"]).work_year == 1975
+    assert check("Steven_Spielberg", "George_Lucas", "Jaws_(film)")["work_era"] is True
+    assert check("Steven_Spielberg", "Abraham_Lincoln", "Jaws_(film)")["work_era"] is False  # dead since 1865
+    assert check("Steven_Spielberg", "Meryl_Streep", "Casablanca_(film)")["work_era"] is False  # not born yet
+    # the work swapped in beside a person: Casablanca (1942) directed by Spielberg (born 1946)
+    assert (
+        fit.check("director", ids["Jaws_(film)"], ids["Casablanca_(film)"], ids["Steven_Spielberg"])[
+            "work_era"
+        ]
+        is False
+    )
+    # an undated work, or a person the table does not know: nothing to check
+    assert "work_era" not in check("Steven_Spielberg", "George_Lucas", "Some_Film")
+    assert "work_era" not in check("Steven_Spielberg", "Unknown_Person", "Jaws_(film)")
+
+
 def test_role_shared_occupation_only_where_the_predicate_names_one() -> None:
     assert _check("director", "Steven_Spielberg", "George_Lucas")["role"] is True
     assert _check("director", "Steven_Spielberg", "Tom_Hanks")["role"] is False
