@@ -21,8 +21,8 @@ the output is identical for the same seed whatever order the slots are forged in
 Fit: a random swap often gives itself away by world knowledge (a donor dead a century before
 the replaced person's time, a spouse of the other gender, a birthplace in another country).
 With ``fit_checks`` on (the default), a draw must also fit the replaced entity wherever the
-offline entity table knows both (:mod:`halluforge.families.invite.fit`: era, gender, role,
-place, not_true); what the table does not know passes unchecked and the case says so.
+offline entity table knows both (:mod:`halluforge.families.invite.fit`: era, work_era, gender,
+role, place, not_true); what the table does not know passes unchecked and the case says so.
 """
 
 from __future__ import annotations
@@ -83,8 +83,9 @@ class FalsePremiseOptions(GeneratorOptions):
     fit_checks: bool = Field(
         default=True,
         description="a donor must fit the replaced entity where the offline entity table knows both "
-        "(people: adult lifetimes overlap, a shared role, the same gender for a spouse; places: the "
-        "same country, else region); off: any donor of the side, and the table is never loaded",
+        "(people: adult lifetimes overlap, a shared role, the same gender for a spouse, adult and alive "
+        "in a dated work's year; places: the same country, else region); off: any donor of the side, "
+        "and the table is never loaded",
     )
 
 
