@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -246,7 +247,8 @@ class FalsePremise(Generator):
 
                 table = self.table()
                 assert table is not None
-                self._fit = FitChecks(table, index.names)
+                born, died = _life_years(index, "birthYear"), _life_years(index, "deathYear")
+                self._fit = FitChecks(table, index.names, born=born, died=died)
             return self._fit
 
     def plan(self, predicate: str, seed: int) -> _Plan | None:
@@ -366,7 +368,7 @@ class FalsePremise(Generator):
             checks = fit.check(plan.spec.predicate, replaced, candidate, other)
             if not all(checks.values()):
                 refusals.append(fit.refusal(checks, candidate))
-            elif checks or not prefer_checked:
+            elif fit.checked(candidate, checks) or not prefer_checked:
                 return candidate, checks
             elif unchecked is None:
                 unchecked = candidate, checks
@@ -447,6 +449,25 @@ class FalsePremise(Generator):
         """The replaced and new entities the table does not know (they passed unchecked); None: off."""
         fit = self.fit()
         return None if fit is None else fit.unknown(replaced, new)
+
+
+def _life_years(index: KBIndex, predicate: str) -> dict[int, int]:
+    """The KB's own year facts of one life predicate (``birthYear``), by subject id, when indexed.
+
+    A person the entity table does not know may still have these in the KB: the fit checks read
+    them (:class:`~halluforge.families.invite.fit.FitChecks`). Only predicates the run indexes
+    anyway are read (``birthYear`` is one of INVITE's predicates), so the index is not widened.
+    """
+    facts = index.facts.get(predicate)
+    years: dict[int, int] = {}
+    if facts is None:
+        return years
+    for i in range(len(facts)):
+        subject, obj = facts.fact(i)
+        year = index.names[obj].strip()
+        if re.fullmatch(r"-?\d{1,4}", year):
+            years.setdefault(subject, int(year))
+    return years
 
 
 __all__ = [

@@ -31,8 +31,8 @@ dict lookup, cached per entity id, so a draw stays O(1).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.facts import ADULT, Facts, holds_role, refusal
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 GENDERED = frozenset({"spouse"})
 #: predicates any person holds (everyone has a birthplace): no shared role is asked for
 ANY_ROLE = frozenset({"spouse", "birthPlace", "birthYear", "almaMater"})
+#: the checks that life years alone can run
+_LIFE_CHECKS = frozenset({"era", "work_era"})
 #: the end year of a life with no death year (a living person)
 _LIVING = 10_000
 _QUALIFIER = re.compile(r"\s*\([^)]*\)$")
@@ -64,10 +66,20 @@ def titles(name: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class Life:
+    """A person's life years: ``end`` is the death year, :data:`_LIVING` for the living, None unknown."""
+
+    born: int
+    end: int | None
+
+
+@dataclass(frozen=True)
 class Known:
-    """What the table knows of one KB entity (every field None when nothing)."""
+    """What the table (and the KB's own life years) know of one KB entity (None when nothing)."""
 
     person: Entity | None = None
+    #: the life years: the table's, else the KB's ``birthYear`` / ``deathYear`` facts
+    life: Life | None = None
     place: Entity | None = None
     #: the canonical country when the entity is itself a country
     country: str | None = None
@@ -83,9 +95,18 @@ class Known:
 class FitChecks:
     """The fit checks of one KB's entities against one table (module docstring)."""
 
-    def __init__(self, table: EntityTable, names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        table: EntityTable,
+        names: Sequence[str],
+        born: Mapping[int, int] | None = None,
+        died: Mapping[int, int] | None = None,
+    ) -> None:
         self.table = table
         self.names = names
+        #: the KB's own ``birthYear`` / ``deathYear`` facts by entity id, for people the table lacks
+        self.born = born or {}
+        self.died = died or {}
         self._known: dict[int, Known] = {}
         self._gender: dict[int, str | None] = {}
 
@@ -94,6 +115,10 @@ class FitChecks:
         found = self._known.get(entity)
         if found is None:
             found = self._look_up(self.names[entity])
+            if found.life is None and entity in self.born:
+                # a person the table lacks (or cannot tell from a homonym): the KB's own years; a
+                # death the KB does not give is unknown, not "living"
+                found = replace(found, life=Life(self.born[entity], self.died.get(entity)))
             self._known[entity] = found
         return found
 
@@ -106,7 +131,10 @@ class FitChecks:
                 place = place or self.table.place(title)
                 work_year = work_year or _work_year(self.table.lookup(title))
             country = country or self.table.country(title)
-        return Known(person=person, place=place, country=country, work_year=work_year)
+        life = None
+        if person is not None and person.born is not None:
+            life = Life(person.born, _LIVING if person.died is None else person.died)
+        return Known(person=person, life=life, place=place, country=country, work_year=work_year)
 
     def gender(self, entity: int) -> str | None:
         """The entity's gender: the table's description, else the first name (cached; None: unknown)."""
@@ -120,6 +148,15 @@ class FitChecks:
     def refusal(self, checks: dict[str, bool], candidate: int) -> str:
         """The reason a failed check gives (:func:`~halluforge.families.shared.facts.refusal`)."""
         return refusal(checks, self.names[candidate]) or ""
+
+    def checked(self, candidate: int, checks: dict[str, bool]) -> bool:
+        """Whether passing ``checks`` vouch for ``candidate`` enough to take it over an unchecked draw.
+
+        Life years alone (the KB's own, for a person the table lacks) rule out wrong eras but say
+        nothing of roles: such a draw stays a fallback, as an unchecked one does, so a person the
+        table can also check for a role is still preferred.
+        """
+        return bool(checks) and (self.known(candidate).known or any(c not in _LIFE_CHECKS for c in checks))
 
     def unknown(self, *entities: int) -> list[str]:
         """The names among ``entities`` the table knows as no person, place or country."""
@@ -141,12 +178,17 @@ class FitChecks:
             if _YEAR.fullmatch(year):
                 checks["not_true"] = new.person.born != int(year)
         kept = self.known(other)
-        if new.person is not None and kept.work_year is not None:
-            _work_fit(new.person, kept.work_year, checks)
-        elif new.work_year is not None and kept.person is not None:
-            _work_fit(kept.person, new.work_year, checks)
-        if old.person is not None and new.person is not None:
-            _person_fit(old.person, new.person, predicate not in ANY_ROLE, checks)
+        if new.life is not None and kept.work_year is not None:
+            _work_fit(new.life, kept.work_year, checks)
+        elif new.work_year is not None and kept.life is not None:
+            _work_fit(kept.life, new.work_year, checks)
+        if (old.person is not None or old.life is not None) and (
+            new.person is not None or new.life is not None
+        ):
+            if old.person is not None and new.person is not None and predicate not in ANY_ROLE:
+                _role_fit(old.person, new.person, checks)
+            if old.life is not None and new.life is not None:
+                _era_fit(old.life, new.life, checks)
         elif old.country is not None and new.country is not None:
             regions = self.table.region(old.country), self.table.region(new.country)
             if None not in regions:
@@ -179,26 +221,27 @@ def _work_year(entries: Sequence[Entity]) -> int | None:
     return years.pop() if len(years) == 1 else None
 
 
-def _work_fit(person: Entity, year: int, checks: dict[str, bool]) -> None:
+def _work_fit(life: Life, year: int, checks: dict[str, bool]) -> None:
     """``work_era``: the person was an adult and alive in the work's year.
 
-    A year's grace after death, for works that came out just after their maker died.
+    A year's grace after death, for works that came out just after their maker died; an unknown
+    death year checks the adult side only.
     """
-    if person.born is not None:
-        end = _LIVING if person.died is None else person.died + 1
-        checks["work_era"] = person.born + ADULT <= year <= end
+    checks["work_era"] = life.born + ADULT <= year and (life.end is None or year <= life.end + 1)
 
 
-def _person_fit(old: Entity, new: Entity, role: bool, checks: dict[str, bool]) -> None:
-    """``role`` and ``era`` of a known person ``new`` standing in for the known person ``old``."""
-    if role:
-        wanted = Facts(roles=frozenset(old.occupations), groups=role_groups(old.description))
-        if (wanted.roles or wanted.groups) and new.description:
-            checks["role"] = holds_role(new, wanted)
-    if old.born is not None and new.born is not None:
-        start = max(old.born, new.born) + ADULT
-        end = min(_LIVING if old.died is None else old.died, _LIVING if new.died is None else new.died)
-        checks["era"] = start <= end
+def _role_fit(old: Entity, new: Entity, checks: dict[str, bool]) -> None:
+    """``role``: the known person ``new`` holds an occupation or role group of the known person ``old``."""
+    wanted = Facts(roles=frozenset(old.occupations), groups=role_groups(old.description))
+    if (wanted.roles or wanted.groups) and new.description:
+        checks["role"] = holds_role(new, wanted)
 
 
-__all__ = ["ANY_ROLE", "GENDERED", "FitChecks", "Known", "titles"]
+def _era_fit(old: Life, new: Life, checks: dict[str, bool]) -> None:
+    """``era``: the two adult lives overlap, as far as the death years known tell."""
+    ends = [life.end for life in (old, new) if life.end is not None]
+    if ends:
+        checks["era"] = max(old.born, new.born) + ADULT <= min(ends)
+
+
+__all__ = ["ANY_ROLE", "GENDERED", "FitChecks", "Known", "Life", "titles"]

@@ -153,6 +153,28 @@ def test_an_entity_the_table_does_not_know_passes_unchecked() -> None:
     assert _check("birthPlace", "Akron", "Springfield") == {}
 
 
+def test_the_kbs_own_life_years_check_the_era_of_people_the_table_lacks() -> None:
+    names = ["Steven_Spielberg", "Old_Unknown", "Young_Unknown", "Dead_Unknown", "Jaws_(film)"]
+    ids = {n: i for i, n in enumerate(names)}
+    born = {ids["Old_Unknown"]: 1800, ids["Young_Unknown"]: 1990, ids["Dead_Unknown"]: 1900}
+    died = {ids["Dead_Unknown"]: 1950}
+    fit = FitChecks(EntityTable.of([*PEOPLE, JAWS]), names, born=born, died=died)
+
+    def check(replaced: str, candidate: str, other: str = "Jaws_(film)") -> dict[str, bool]:
+        return fit.check("director", ids[replaced], ids[candidate], ids[other])
+
+    # no death year in the KB is an unknown end, not a living person: only a known death bounds
+    assert check("Steven_Spielberg", "Young_Unknown")["era"] is True
+    assert check("Steven_Spielberg", "Dead_Unknown")["era"] is False  # died 1950, Spielberg 14 in 1960
+    assert check("Old_Unknown", "Young_Unknown") == {"work_era": False}  # no death known: no era; 1990 > 1975
+    assert check("Steven_Spielberg", "Old_Unknown")["work_era"] is True  # an adult in 1975, death unknown
+    assert check("Steven_Spielberg", "Dead_Unknown")["work_era"] is False  # dead by 1975
+    # life years alone do not vouch for a draw over one the table can check for a role
+    assert not fit.checked(ids["Young_Unknown"], {"era": True})
+    assert fit.checked(ids["Steven_Spielberg"], {"era": True})
+    assert not fit.known(ids["Young_Unknown"]).known  # still named as unknown to the table
+
+
 # -- the generator -------------------------------------------------------------------------------
 
 
@@ -193,6 +215,19 @@ def test_generator_keeps_only_the_donor_that_fits(tmp_path: Path, table: EntityT
         assert jaws and all(c.metadata["swapped_entity"] == "George Lucas" for c in jaws)
         assert all(c.metadata["fit_checks"] == {"role": True, "era": True} for c in jaws)
         assert all(c.metadata["fit_unknown"] == [] for c in jaws)
+
+
+def test_generator_reads_birth_years_from_the_kb(tmp_path: Path, table: EntityTable) -> None:
+    rows = [("Jaws_(film)", "director", "Steven_Spielberg"), ("Old_Film", "director", "Old_Unknown")]
+    _kb(tmp_path, rows, ["Steven_Spielberg", "Old_Unknown"])
+    with (tmp_path / "kb.tsv").open("a") as kb:
+        kb.write(f"{R}Old_Unknown\t{DBO}birthYear\t1700\n")
+    generator = _generator(tmp_path, predicates=["director", "birthYear"])
+    fit = generator.fit()
+    assert fit is not None
+    old = generator.index().ids["Old Unknown"]  # the KB reader's names have spaces
+    assert fit.born == {old: 1700}
+    assert fit.known(old).life is not None and fit.known(old).life.born == 1700
 
 
 def test_generator_names_the_refusing_checks_in_the_skip(tmp_path: Path, table: EntityTable) -> None:
