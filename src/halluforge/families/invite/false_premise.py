@@ -58,6 +58,13 @@ if TYPE_CHECKING:
 _LINKS_KEPT = 20
 
 
+#: date predicates the fit checks read from the KB itself when ``fit_checks`` is on: life years
+#: of people and dates of works the entity table lacks (indexed beside the forged predicates)
+FIT_PREDICATES = ("birthYear", "deathYear", "releaseDate", "publicationDate")
+#: a year or an ISO date, as a date predicate's literal holds it
+_DATE = re.compile(r"(-?\d{1,4})(?:-\d{2}-\d{2})?")
+
+
 class FalsePremiseOptions(GeneratorOptions):
     """Options of the ``false_premise`` family (``families.false_premise`` in a run config)."""
 
@@ -219,10 +226,13 @@ class FalsePremise(Generator):
         with self._lock:
             if self._index is None:
                 paths, types = self.kb_paths()
+                predicates = self.wanted_predicates()
+                if self.opts.fit_checks:  # the KB's own dates feed the fit checks
+                    predicates = list(dict.fromkeys([*predicates, *FIT_PREDICATES]))
                 self._index = KBIndex.build(
                     paths,
                     self.opts.format,
-                    predicates=self.wanted_predicates(),
+                    predicates=predicates,
                     type_lists=types,
                     types_from_kb=self.opts.types_from_kb,
                 )
@@ -247,8 +257,11 @@ class FalsePremise(Generator):
 
                 table = self.table()
                 assert table is not None
-                born, died = _life_years(index, "birthYear"), _life_years(index, "deathYear")
-                self._fit = FitChecks(table, index.names, born=born, died=died)
+                dated = _years(index, "publicationDate") | _years(index, "releaseDate")
+                self._fit = FitChecks(
+                    table, index.names, born=_years(index, "birthYear"), died=_years(index, "deathYear"),
+                    dated=dated,
+                )  # fmt: skip
             return self._fit
 
     def plan(self, predicate: str, seed: int) -> _Plan | None:
@@ -451,12 +464,11 @@ class FalsePremise(Generator):
         return None if fit is None else fit.unknown(replaced, new)
 
 
-def _life_years(index: KBIndex, predicate: str) -> dict[int, int]:
-    """The KB's own year facts of one life predicate (``birthYear``), by subject id, when indexed.
+def _years(index: KBIndex, predicate: str) -> dict[int, int]:
+    """The years of one date predicate's facts (``birthYear``, ``releaseDate``), by subject id.
 
-    A person the entity table does not know may still have these in the KB: the fit checks read
-    them (:class:`~halluforge.families.invite.fit.FitChecks`). Only predicates the run indexes
-    anyway are read (``birthYear`` is one of INVITE's predicates), so the index is not widened.
+    A year ("1946") or a date ("1939-08-25"); the first fact of a subject wins. The fit checks
+    read these for entities the entity table lacks (:class:`~halluforge.families.invite.fit.FitChecks`).
     """
     facts = index.facts.get(predicate)
     years: dict[int, int] = {}
@@ -464,9 +476,9 @@ def _life_years(index: KBIndex, predicate: str) -> dict[int, int]:
         return years
     for i in range(len(facts)):
         subject, obj = facts.fact(i)
-        year = index.names[obj].strip()
-        if re.fullmatch(r"-?\d{1,4}", year):
-            years.setdefault(subject, int(year))
+        found = _DATE.fullmatch(index.names[obj].strip())
+        if found is not None:
+            years.setdefault(subject, int(found.group(1)))
     return years
 
 

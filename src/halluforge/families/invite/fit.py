@@ -16,8 +16,8 @@ candidate with the entity it replaces, using the offline entity table
 - person and work: ``work_era`` (a person swapped in beside a dated work, or a dated work
   swapped in beside a person, must have been an adult, alive, in the work's year: "Christopher
   Nolan wrote *8½*" fails on 1963). A work's year is read from the table's description
-  ("1958 film by Alfred Hitchcock", "1857 novel by Gustave Flaubert"); the wiki holds about a
-  hundred such works, so most of a KB's works pass unchecked;
+  ("1958 film by Alfred Hitchcock", "1857 novel by Gustave Flaubert"), else from the KB's own
+  ``releaseDate`` / ``publicationDate`` facts; the wiki dates only about a hundred works;
 - ``not_true``: the table says the new fact holds (a city swapped into ``country`` that lies in
   that very country; a person swapped into ``birthYear`` born that year): not a false premise.
 
@@ -83,7 +83,7 @@ class Known:
     place: Entity | None = None
     #: the canonical country when the entity is itself a country
     country: str | None = None
-    #: the year of a dated work ("1958 film by Alfred Hitchcock": 1958)
+    #: the year of a dated work ("1958 film by Alfred Hitchcock": 1958; else the KB's release date)
     work_year: int | None = None
 
     @property
@@ -101,12 +101,15 @@ class FitChecks:
         names: Sequence[str],
         born: Mapping[int, int] | None = None,
         died: Mapping[int, int] | None = None,
+        dated: Mapping[int, int] | None = None,
     ) -> None:
         self.table = table
         self.names = names
         #: the KB's own ``birthYear`` / ``deathYear`` facts by entity id, for people the table lacks
         self.born = born or {}
         self.died = died or {}
+        #: the KB's own ``releaseDate`` / ``publicationDate`` years by entity id, for works the table lacks
+        self.dated = dated or {}
         self._known: dict[int, Known] = {}
         self._gender: dict[int, str | None] = {}
 
@@ -119,6 +122,8 @@ class FitChecks:
                 # a person the table lacks (or cannot tell from a homonym): the KB's own years; a
                 # death the KB does not give is unknown, not "living"
                 found = replace(found, life=Life(self.born[entity], self.died.get(entity)))
+            if found.work_year is None and entity in self.dated:
+                found = replace(found, work_year=self.dated[entity])
             self._known[entity] = found
         return found
 

@@ -217,17 +217,24 @@ def test_generator_keeps_only_the_donor_that_fits(tmp_path: Path, table: EntityT
         assert all(c.metadata["fit_unknown"] == [] for c in jaws)
 
 
-def test_generator_reads_birth_years_from_the_kb(tmp_path: Path, table: EntityTable) -> None:
-    rows = [("Jaws_(film)", "director", "Steven_Spielberg"), ("Old_Film", "director", "Old_Unknown")]
-    _kb(tmp_path, rows, ["Steven_Spielberg", "Old_Unknown"])
-    with (tmp_path / "kb.tsv").open("a") as kb:
-        kb.write(f"{R}Old_Unknown\t{DBO}birthYear\t1700\n")
-    generator = _generator(tmp_path, predicates=["director", "birthYear"])
+def test_generator_reads_life_years_and_work_dates_from_the_kb(tmp_path: Path, table: EntityTable) -> None:
+    rows = [("Old_Film", "director", "Old_Director"), ("New_Film", "director", "Young_Director")]
+    _kb(tmp_path, rows, ["Old_Director", "Young_Director"])
+    with (tmp_path / "kb.tsv").open("a") as kb:  # none of them is in the hand-made table
+        kb.write(f"{R}Old_Director\t{DBO}birthYear\t1900\n{R}Old_Director\t{DBO}deathYear\t1960\n")
+        kb.write(f"{R}Young_Director\t{DBO}birthYear\t1980\n")
+        kb.write(f"{R}Old_Film\t{DBO}releaseDate\t1950-01-01\n{R}New_Film\t{DBO}releaseDate\t2010-05-05\n")
+    generator = _generator(tmp_path, per_predicate=2, max_tries=4)  # forges "director" only
     fit = generator.fit()
     assert fit is not None
-    old = generator.index().ids["Old Unknown"]  # the KB reader's names have spaces
-    assert fit.born == {old: 1700}
-    assert fit.known(old).life is not None and fit.known(old).life.born == 1700
+    ids = generator.index().ids  # the KB reader's names have spaces
+    assert fit.born == {ids["Old Director"]: 1900, ids["Young Director"]: 1980}
+    assert fit.died == {ids["Old Director"]: 1960}
+    assert fit.dated == {ids["Old Film"]: 1950, ids["New Film"]: 2010}
+    out = list(generator.generate(seed=0))
+    # a director born in 1980 for a 1950 film, one dead since 1960 for a 2010 film: no donor fits
+    assert len(out) == 2 and all(isinstance(c, Skip) for c in out)
+    assert all(isinstance(c, Skip) and re.search(r"refused by work_era x\d+", c.reason) for c in out)
 
 
 def test_generator_names_the_refusing_checks_in_the_skip(tmp_path: Path, table: EntityTable) -> None:
