@@ -58,6 +58,7 @@ def concrete(question: str, question_tokens: set[str], claims: list[str], world:
     ``world`` knows (:func:`~.world.answers_kind`), whose note is the second value.
     """
     text = " ".join(claims)
+    bare = bool(claims) and all(_BARE_NUMBER.fullmatch(c) for c in claims)  # numbers in an answer frame only
     if echoes_numbers(text, question) or counts(claims):
         # "The answer is 1. The answer is 1. The answer is 2. ...": counting, no amount
         return False, ""
@@ -65,14 +66,10 @@ def concrete(question: str, question_tokens: set[str], claims: list[str], world:
         # "how long did X serve": a count or a span answers it, a year or a date does not; but a
         # number alone answering "how much" or "how many" ("2000" for "how much of the budget") is
         # the amount asked for, not a year
-        amount = all(_BARE_NUMBER.fullmatch(c) for c in claims) and _AMOUNT_QUESTION.search(question)
+        amount = bare and _AMOUNT_QUESTION.search(question)
         undated = text if amount else _ORDINAL_OR_DATE.sub(" ", text)
         return AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
-    if (
-        claims
-        and all(_BARE_NUMBER.fullmatch(c) for c in claims)
-        and not re.search(r"\bwhen\b", question, re.I)
-    ):
+    if bare and not re.search(r"\bwhen\b", question, re.I):
         # a number alone ("2014") answers "when" or "in what year", not "which famous people"
         return TIME_QUESTION.search(question) is not None, ""
     if YEAR.search(text) or AMOUNT.search(text):

@@ -26,6 +26,10 @@ of its items ("The answer is 3"), the picked item is the reply's answer (``picke
 whose items only count ("1. The answer is 1. 2. The answer is 2.") names nothing
 (``counting_list``).
 
+Within the answer, :func:`statements` keeps the sentences that can state a fact: no questions,
+no lead-ins ending in ":", no talk about the answer or the question, no request put as a
+statement.
+
 A continuation never erases an answer given before it: the steps read the answer only. A
 reply that opens with a prompt-format block is read from its first answer line (``A:``,
 ``Answer:``); a reply with no answer at all is left with an empty ``engaged`` and the
@@ -38,9 +42,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from halluforge.families.invite.judge.concrete import AMOUNT
 from halluforge.families.invite.judge.text import (
-    FRAME_WORDS,
     STOP,
+    YEAR,
+    frame_only,
     invalid_dates,
     is_echo,
     mentions,
@@ -75,6 +81,19 @@ CUTS = ("label_line", "repeated_prompt", "new_question", "topic_change")
 #: a chat template's special token left in a reply ("<|assistant|>", "<s>", "[/INST]", "<<SYS>>"):
 #: markup, not text
 _SPECIAL_TOKEN = re.compile(r"<\|[^<>|\s]{1,30}\|>|</?s>|\[/?[A-Z]{2,10}\]|<</?[A-Z]{2,10}>>")
+#: a sentence about the answer or the question itself, and the lead-in that starts a real answer
+_META_WORD = re.compile(r"\b(answers?|questions?|explanations?|terms?|words?|phrases?)\b", re.IGNORECASE)
+_ANSWER_LEAD = re.compile(
+    r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
+    r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
+    re.IGNORECASE,
+)
+#: the speaker asking in statement form ("I'm looking for the actor who ..."): a request, not a claim
+_SEEKING = re.compile(
+    r"^\s*I(['’]m| am| have been| was| 've been)?\s+(looking for|trying to (find|figure|work) out|wondering"
+    r"|(want|would like|need) to know|searching for)\b",
+    re.IGNORECASE,
+)
 #: how :func:`list_answer` reads a numbered list
 LIST_SHAPES = ("picked_item", "counting_list")
 _LIST_ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(.*\S)\s*$")
@@ -176,18 +195,11 @@ def list_answer(response: str) -> tuple[str, str] | None:
             pick = int(chosen.group(2))
     if len(items) < 2:
         return None
-    if all(
-        set(re.findall(r"\d+", text)) <= {str(n)} and _frame_only(text) for n, text in enumerate(items, 1)
-    ):
+    if all(set(re.findall(r"\d+", text)) <= {str(n)} and frame_only(text) for n, text in enumerate(items, 1)):
         return "", "counting_list"
     if 1 <= pick <= len(items):
         return items[pick - 1], "picked_item"
     return None
-
-
-def _frame_only(text: str) -> bool:
-    """Nothing but numbers and the frame words of an answer line ("The answer is 2.")."""
-    return all(w.isdigit() or w in FRAME_WORDS for w in words(text))
 
 
 def opens_block(line: str) -> bool:
@@ -241,5 +253,36 @@ def _is_other_question(sentence: str, reading: Reading) -> bool:
     """
     if not sentence.rstrip().endswith("?") or META_REJECT.search(sentence):
         return False
+    sentence_words = set(words(sentence))
+    return not any(mentions(n, sentence_words) for n in reading.names)
+
+
+def statements(reading: Reading) -> list[str]:
+    """The engaged sentences that can state a fact: not questions, not lead-ins ending in ':'.
+
+    A lead-in ("KMXS is licensed to broadcast on the following frequencies:") announces a
+    claim that never comes, so on its own it asserts nothing; nor does the speaker's request
+    put as a statement ("I'm looking for the actor who played ...").
+    """
+    return [
+        s
+        for s in reading.engaged
+        if s.rstrip().rstrip("\"'”’")[-1:] not in ("?", ":")
+        and not _meta_talk(s, reading)
+        and not _SEEKING.match(s)
+    ]
+
+
+def _meta_talk(sentence: str, reading: Reading) -> bool:
+    """Talk about the answer or the question instead of the world ("This answer is part of a list").
+
+    "The answer is X" leads into an answer and is kept; so is a sentence naming the asked
+    (swapped) entity ("The answer to the question about Ixelles lies in the south") or giving
+    a year or an amount.
+    """
+    if _META_WORD.search(sentence) is None or _ANSWER_LEAD.search(sentence) is not None:
+        return False
+    if YEAR.search(sentence) or AMOUNT.search(sentence):
+        return False  # 'I'll only include the answer, "In 1972."': an answer after all
     sentence_words = set(words(sentence))
     return not any(mentions(n, sentence_words) for n in reading.names)

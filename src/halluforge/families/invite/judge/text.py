@@ -16,7 +16,7 @@ from datetime import date
 
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 from halluforge.textkit.sentences import split_sentences
-from halluforge.textkit.stopwords import STOP_WORDS
+from halluforge.textkit.stopwords import STOP_WORDS, WH_WORDS
 from halluforge.textkit.tokens import words
 
 #: words that open a question and are no name, though capitalised ("When", "Did", "In")
@@ -158,12 +158,9 @@ _META_WORDS = frozenset(
 
 
 #: a question's own frame: its question word and auxiliaries
-_QUESTION_FRAME = frozenset(
-    {"which", "what", "who", "whom", "whose", "when", "where", "how", "why"}
-    | {"was", "were", "did", "does", "do", "is", "are", "has", "have", "had"}
-)
+_QUESTION_FRAME = WH_WORDS | {"was", "were", "did", "does", "do", "is", "are", "has", "have", "had"}
 #: a sentence opened like a question ("Which company did ... find on April 34, 1976"), mark or not
-_QUESTION_FRAME_START = re.compile(r"\s*(which|what|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
+_QUESTION_FRAME_START = re.compile(rf"\s*({'|'.join(sorted(WH_WORDS))})\b", re.IGNORECASE)
 
 
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
@@ -208,6 +205,11 @@ def echoes_numbers(text: str, question: str) -> bool:
     numbers = re.findall(r"\d+", text)
     if not numbers or not set(numbers) <= set(re.findall(r"\d+", question)):
         return False
+    return frame_only(text)
+
+
+def frame_only(text: str) -> bool:
+    """Nothing but numbers and the frame words of an answer line ("The answer is 2.")."""
     return all(w.isdigit() or w in FRAME_WORDS for w in words(text))
 
 
