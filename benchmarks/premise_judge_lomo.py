@@ -58,7 +58,6 @@ def main() -> int:
     args = parser.parse_args()
     from halluforge.families.invite.cli import premise_inputs, read_invite_rows
     from halluforge.families.invite.judge.evaluate import agreement, confusion_by_step
-    from halluforge.families.invite.judge.steps import rule_judge
 
     rows: list[dict[str, Any]] = []
     for path in args.files or DEFAULT_FILES:
@@ -73,12 +72,7 @@ def main() -> int:
     human = [int(r["hallucination_label"]) for r in rows]
     models = [str(r["model"]) for r in rows]
     started = time.perf_counter()
-    verdicts = [
-        rule_judge(
-            i.question, i.response, entities=i.entities, invalid=i.invalid, valid_answers=i.valid_answers
-        )
-        for i in inputs
-    ]
+    verdicts = _rule_verdicts(inputs)
     rule_seconds = time.perf_counter() - started
     labels: dict[str, list[int]] = {"rule": [v.label for v in verdicts]}
     probabilities: list[float] = []
@@ -139,7 +133,6 @@ def _print_styles(fold_rows: list[dict[str, Any]], fold_human: list[int], *, lea
     """
     from halluforge.families.invite.cli import premise_inputs, read_invite_rows
     from halluforge.families.invite.judge.evaluate import agreement
-    from halluforge.families.invite.judge.steps import rule_judge
 
     judge = None
     if learned:
@@ -155,15 +148,7 @@ def _print_styles(fold_rows: list[dict[str, Any]], fold_human: list[int], *, lea
         rows = read_invite_rows(path)
         inputs = premise_inputs(rows)
         human = [int(r["hallucination_label"]) for r in rows]
-        modes = {
-            "rule": [
-                rule_judge(
-                    i.question, i.response, entities=i.entities, invalid=i.invalid,
-                    valid_answers=i.valid_answers,
-                ).label
-                for i in inputs
-            ]
-        }  # fmt: skip
+        modes = {"rule": [v.label for v in _rule_verdicts(inputs)]}
         if judge is not None:
             modes["learned"] = [int(p >= 0.5) for p in judge.predict_proba_1(featurize(inputs))]
         style = path.stem.removeprefix("smollm2_").removesuffix("_invite_labels")
@@ -178,6 +163,18 @@ def _print_styles(fold_rows: list[dict[str, Any]], fold_human: list[int], *, lea
                 f"| {style} | {mode} | {figures.n} | {figures.agreement:.3f} | {figures.kappa:.3f} |"
                 f" {figures.rate:.3f} | {figures.human_rate:.3f} | {cells[0]} | {cells[1]} |"
             )
+
+
+def _rule_verdicts(inputs: list[Any]) -> list[Any]:
+    """The rule judge's verdict on each premise input, read as ``halluforge judge`` reads it."""
+    from halluforge.families.invite.judge.steps import rule_judge
+
+    return [
+        rule_judge(
+            i.question, i.response, entities=i.entities, invalid=i.invalid, valid_answers=i.valid_answers
+        )
+        for i in inputs
+    ]
 
 
 def _half(row: dict[str, Any]) -> str:
