@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from halluforge.families.shared.facts import ADULT, Facts, holds_role, refusal
+from halluforge.families.shared.facts import ADULT, Facts, adult_and_alive, holds_role, refusal
 from halluforge.families.shared.kinds import role_groups
 from halluforge.knowledge.table import key
 
@@ -227,12 +227,8 @@ def _work_year(entries: Sequence[Entity]) -> int | None:
 
 
 def _work_fit(life: Life, year: int, checks: dict[str, bool]) -> None:
-    """``work_era``: the person was an adult and alive in the work's year.
-
-    A year's grace after death, for works that came out just after their maker died; an unknown
-    death year checks the adult side only.
-    """
-    checks["work_era"] = life.born + ADULT <= year and (life.end is None or year <= life.end + 1)
+    """``work_era``: the person was an adult and alive in the work's year (an unknown death: adult only)."""
+    checks["work_era"] = adult_and_alive(life.born, life.end, year)
 
 
 def _role_fit(old: Entity, new: Entity, checks: dict[str, bool]) -> None:

@@ -226,6 +226,15 @@ def fact_checks(candidate: str, facts: Facts, kind: str, table: EntityTable) -> 
     return checks
 
 
+def adult_and_alive(born: int, died: int | None, year: int) -> bool:
+    """The person was an adult (from :data:`ADULT`) in ``year`` and not yet dead a year before it.
+
+    The year's grace after death lets a work or an award come out just after its maker died;
+    ``died`` None puts no bound on the end (a living person, or a death nobody recorded).
+    """
+    return born + ADULT <= year and (died is None or year <= died + 1)
+
+
 def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None:
     if (facts.roles or facts.groups) and donor.description:
         checks["role"] = holds_role(donor, facts)
@@ -235,9 +244,7 @@ def _person_checks(donor: Entity, facts: Facts, checks: dict[str, bool]) -> None
         checks["died"] = donor.died is not None and abs(donor.died - facts.died) <= _LIFE_SLACK
     if donor.born is not None:
         if facts.years:
-            year = facts.years[0]
-            alive = donor.died is None or year <= donor.died + 1
-            checks["era"] = donor.born + ADULT <= year and alive
+            checks["era"] = adult_and_alive(donor.born, donor.died, facts.years[0])
         elif facts.gold is not None and facts.gold.born is not None:
             gold_end = facts.gold.died if facts.gold.died is not None else 10_000
             donor_end = donor.died if donor.died is not None else 10_000
@@ -323,7 +330,7 @@ def table_donors(kind: str, facts: Facts, gold: list[str], table: EntityTable) -
             p
             for p in table.people()
             if holds_role(p, facts)
-            and (year is None or (p.born is not None and p.born + ADULT <= year <= (p.died or 10_000) + 1))
+            and (year is None or (p.born is not None and adult_and_alive(p.born, p.died, year)))
             and (facts.gender is None or table.gender(p.title) == facts.gender)
             and (facts.demonym_country is None or p.nationality == facts.demonym_country)
         ]
@@ -428,6 +435,7 @@ __all__ = [
     "REFUSED",
     "TABLE_DONORS",
     "Facts",
+    "adult_and_alive",
     "fact_checks",
     "holds_role",
     "read_facts",
