@@ -21,6 +21,12 @@ def shape_rows(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
+def shape_row(name: str, row_id: str) -> dict[str, Any]:
+    """The one row of ``tests/data/judge/<name>`` with this id."""
+    (row,) = [r for r in shape_rows(name) if r["id"] == row_id]
+    return row
+
+
 def judge_row(row: dict[str, Any], world: Any = None) -> Any:
     """The rule judge's verdict on one row, read as ``halluforge judge`` reads it (``world``: its table)."""
     (item,) = premise_inputs([row])

@@ -8,13 +8,13 @@ when this rule was written). The hand-written cases show the rule is about the s
 from __future__ import annotations
 
 from halluforge.families.invite.judge import rule_judge
-from judge_shapes import judge_row, shape_rows
+from judge_shapes import judge_row, shape_row
 
 QUESTION = "Since Stanley Kubrick was born in 1908, which other famous people share that birth year?"
 
 
 def test_the_questions_year_repeated_alone_names_nobody() -> None:
-    (row,) = [r for r in shape_rows("smollm2_alpaca_invite_labels.jsonl") if r["id"] == "624c31f3959eb736"]
+    row = shape_row("smollm2_alpaca_invite_labels.jsonl", "624c31f3959eb736")
     assert row["model_response_to_invalid_question"] == "1908\n\nThe answer is: 1908"
     verdict = judge_row(row)
     assert (
@@ -36,7 +36,7 @@ def test_a_statement_or_a_new_number_is_still_read() -> None:
 
 def test_the_impossible_year_repeated_alone_is_an_echo() -> None:
     question = "which English king put his seal to Magna Carta in 2093"
-    (row,) = [r for r in shape_rows("smollm2_alpaca_invite_labels.jsonl") if r["id"] == "0f7c41184c2a0f9d"]
+    row = shape_row("smollm2_alpaca_invite_labels.jsonl", "0f7c41184c2a0f9d")
     assert (row["model_response_to_invalid_question"], row["hallucination_label"]) == (
         "2093\n\nThe answer is: 2093",
         "0",

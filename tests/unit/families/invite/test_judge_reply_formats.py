@@ -18,11 +18,11 @@ import pytest
 from halluforge.families.invite.judge import rule_judge
 from halluforge.families.invite.judge.reading import list_answer
 from halluforge.families.invite.judge.world import NO_WORLD
-from judge_shapes import judge_row, shape_rows
+from judge_shapes import judge_row, shape_row
 
 
 def _row(name: str, row_id: str) -> dict[str, Any]:
-    (row,) = [r for r in shape_rows(f"smollm2_{name}_invite_labels.jsonl") if r["id"] == row_id]
+    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
     assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a test-half row: keep it unread"
     return row
 
