@@ -59,7 +59,7 @@ _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
 
-def _countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
+def countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
@@ -98,7 +98,7 @@ def home_country(
     """The country whose names fit the gold person, and where it was read (see the module docstring).
 
     In the passage, the countries the sentences about the answer name are counted
-    (:func:`_countries_named`: "the Polish poet", "Norway's west coast", "near Poznań"), a
+    (:func:`countries_named`: "the Polish poet", "Norway's west coast", "near Poznań"), a
     birthplace ("born in Ipoh, Malaysia") two more times; a demonym of the question ("which
     polish poet") counts two.
     """
@@ -113,15 +113,15 @@ def home_country(
     about = set(facts.about)
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
-        for country, weight in _countries_named(sentence, table):
+        for country, weight in countries_named(sentence, table):
             # outside the sentences about the answer, only "the Kenyan runner" speaks of a person
             if sentence in about or weight == 2:
                 counts[country] += weight
         for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
-            for country, _ in _countries_named(f"in {born.group(1)}", table):
+            for country, _ in countries_named(f"in {born.group(1)}", table):
                 counts[country] += 2
     if not counts:  # nothing said about the person: the passage's own country, if it names one
-        for country, weight in _countries_named(evidence, table):
+        for country, weight in countries_named(evidence, table):
             counts[country] += weight
     if counts:
         return counts.most_common(1)[0][0], "passage"

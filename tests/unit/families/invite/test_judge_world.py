@@ -1,7 +1,8 @@
 """The premise judge's world-knowledge steps (issue 27, item 4).
 
 Is a bare answer of the asked kind; does a reply repeat a life year of the swapped person that
-the table contradicts (then a denial beside it does not reject the premise).
+the table contradicts (then a denial beside it does not reject the premise); does a placement
+put the asked place in its true country.
 
 Real replies: ``tests/data/judge/world_knowledge_shapes.jsonl``, dev-half rows of the team's
 SmolLM2 labels (each names its source file, the shape and the reason the judge must give);
@@ -23,7 +24,7 @@ from halluforge.cli.main import main
 from halluforge.families.invite.judge import rule_judge
 from halluforge.families.invite.judge.world import NO_WORLD, World, asked_kind, default_world, world_of
 from halluforge.knowledge.table import Entity, EntityTable
-from judge_shapes import judge_row, shape_rows
+from judge_shapes import judge_row, shape_row, shape_rows
 
 ROWS = shape_rows("world_knowledge_shapes.jsonl")
 
@@ -165,3 +166,80 @@ def test_a_table_that_cannot_load_leaves_the_judge_working(monkeypatch: pytest.M
         )
     finally:
         default_world.cache_clear()
+
+
+# -- where a placement puts the asked place -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "row_id", "label", "reason", "note"),
+    [
+        # "Salzburg lies in the Italian region of Lazio", asked of France: Salzburg is Austrian,
+        # so the placement elsewhere is an inaccurate statement, not a correction
+        (
+            "smollm2_seed15_invite_labels.jsonl",
+            "f9135ea52d61e669",
+            1,
+            "false_placement",
+            "Salzburg lies in Austria, not Italy",
+        ),
+        # "... in the context of China, where Osaka lies in Japan": the placement itself names
+        # the true country, so it corrects the premise although China is named beside it
+        (
+            "smollm2_t08_seed14_invite_labels.jsonl",
+            "18fe6f4930d4196f",
+            0,
+            "places_elsewhere",
+            "Osaka lies in Japan, as the reply says",
+        ),
+    ],
+)
+def test_real_placements_judged_with_the_table(
+    source: str, row_id: str, label: int, reason: str, note: str
+) -> None:
+    row = shape_row(source, row_id)  # dev-half rows of two round-five files
+    assert int(row["hallucination_label"]) == label
+    verdict = judge_row(row, default_world())
+    assert (verdict.label, verdict.reason) == (label, reason), verdict
+    assert note in verdict.knowledge, verdict
+    # without the table the first is a placement elsewhere (0) and the second asserts the premise
+    assert judge_row(row, NO_WORLD).label == 1 - label
+
+
+_PLACES = world_of(
+    EntityTable.of(
+        [
+            Entity("Brannock", "place", "Town in Zarnia", place_type="town", country="Zarnia"),
+            Entity("Quellmoor", "place", "Town in Ostrelia", place_type="town", country="Ostrelia"),
+        ],
+        countries={"Zarnia": {"region": "Europe"}, "Ostrelia": {"region": "Europe"}, "Velland": {}},
+        demonyms={"zarnish": "Zarnia", "ostrelian": "Ostrelia", "vellish": "Velland"},
+    )
+)
+
+
+_VELLAND = "In which region of Velland does Brannock lie?"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label", "reason"),
+    [
+        # its true country by name or nationality word: a correction
+        ("Brannock lies in Zarnia.", 0, "places_elsewhere"),
+        ("Brannock lies in the Zarnish hills.", 0, "places_elsewhere"),
+        # a third country: false whatever the question asked
+        ("Brannock lies in the Ostrelian north.", 1, "false_placement"),
+        # the asked country by its nationality word: the premise accepted, answered as asked
+        ("Brannock lies in the Vellish lowlands.", 1, "asserts_premise"),
+    ],
+)
+def test_hand_made_placements(reply: str, label: int, reason: str) -> None:
+    verdict = rule_judge(_VELLAND, reply, world=_PLACES)
+    assert (verdict.label, verdict.reason) == (label, reason), verdict
+
+
+def test_a_placement_of_a_place_absent_from_the_table_decides_nothing() -> None:
+    question, reply = "In which region of Velland does Tirsk lie?", "Tirsk lies in the Ostrelian north."
+    verdict = rule_judge(question, reply, world=_PLACES)
+    assert verdict == rule_judge(question, reply, world=NO_WORLD)
+    assert verdict.knowledge == ""

@@ -58,6 +58,7 @@ from halluforge.families.invite.judge.world import (
     default_world,
     false_life_year,
     known_person,
+    placement_fact,
     restates_false_life_year,
 )
 from halluforge.textkit.answers import contains_answer
@@ -125,7 +126,7 @@ STEPS = {
     "engagement": ("empty", "echo", "few_shot_artefact", "unrelated_questions", "degenerate"),
     "stance": (
         "rejects_premise", "negates_premise", "corrects_premise", "refuses", "uncertain",
-        "states_another_date", "places_elsewhere",
+        "states_another_date", "places_elsewhere", "false_placement",
     ),
     "assertion": (
         "repeats_invalid_date", "asserts_premise", "answers", "answers_despite_invalid_date",
@@ -231,11 +232,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
-    # "Pisa lies in the region of Spain. Pisa is located in the northern part of the
-    # Mediterranean Sea.": the first statement answers, a later placement does not take it back
-    if _places_elsewhere(reading) and not _asserts(reading, statements(reading)[:1]):
-        return RuleVerdict(0, "places_elsewhere", "stance")
-    return None
+    return _placement(reading)
 
 
 def _first_clause(sentence: str, reading: Reading) -> str:
@@ -433,17 +430,44 @@ def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, 
     return concrete(reading.question, reading.question_tokens, claims, reading.world)
 
 
-def _places_elsewhere(reading: Reading) -> bool:
-    """For "which part of PLACE is THING in" questions: the response puts THING somewhere else.
+def _placement(reading: Reading) -> RuleVerdict | None:
+    """For "which part of PLACE is THING in" questions: where the reply puts THING.
 
     A statement locating the thing without naming the asked place contradicts the premise
-    implicitly (the INVITE labels count this as no hallucination), unless all it names is a
-    part ("in the village of R, in the district of L"): that is the kind of answer the question
-    asks for, given inside the premise.
+    implicitly (the INVITE labels count this as no hallucination, ``places_elsewhere``), unless
+    all it names is a part ("in the village of R, in the district of L"): that is the kind of
+    answer the question asks for, given inside the premise. The entity table refines this
+    (:func:`~.world.placement_fact`): a placement in the asked country by a nationality word
+    ("the Italian region of Lombardy") is inside the premise; one in a third country that is not
+    THING's is an inaccurate statement (``false_placement``, 1); one naming THING's true country
+    corrects the premise even beside the asked place ("in the context of China, where Osaka
+    lies in Japan").
     """
     match = _WHERE_QUESTION.search(reading.question)
     if match is None:
-        return False
+        return None
+    place, thing = match.group("place"), match.group("thing")
+    first = statements(reading)[:1]
+    for sentence in reading.engaged:
+        sentence_tokens = set(words(sentence))
+        placed = _PLACEMENT.search(sentence)
+        if placed is None or not mentions(thing, sentence_tokens):
+            continue
+        tail = sentence[placed.end() :]
+        asked_named = mentions(place, sentence_tokens)
+        fact, note = placement_fact(tail if asked_named else sentence, thing, place, reading.world)
+        if fact == "false" and not asked_named:
+            return RuleVerdict(1, "false_placement", "stance", knowledge=note)
+        if fact == "premise" or (asked_named and fact != "true"):
+            continue
+        if fact != "true" and names_parts_only(tail):
+            continue
+        # "Pisa lies in the region of Spain. Pisa is located in the northern part of the
+        # Mediterranean Sea.": the first statement answers, a later placement does not take it back
+        if _asserts(reading, first) and not (fact == "true" and sentence in first):
+            return None
+        return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
+    return None
     place, thing = match.group("place"), match.group("thing")
     for sentence in reading.engaged:
         sentence_tokens = set(words(sentence))

@@ -4,8 +4,9 @@ One question of issue 27 (item 4) is answered here from :mod:`halluforge.knowled
 (people and places from the optional ``knowledge`` extra; cities, countries, demonyms and first
 names from core dependencies): **is a bare answer of the asked kind** (:func:`answers_kind`):
 "The Bard" names no person and so does not answer "which playwright ..."; "Soccer" is no
-country. (A placement check, "does the answer lie inside the asked country", was measured and
-not kept: see docs/judge.md.)
+country. And **does a placement put the asked place in its true country**
+(:func:`placement_fact`): "Salzburg lies in the Italian region of Lazio" is false whatever the
+question asked, "Osaka lies in Japan" is a correction.
 
 Each check answers ``True``/``False`` only on table evidence and ``None`` when the table is
 silent, so an unknown name never decides a verdict. Every check returns a note for the verdict
@@ -257,6 +258,43 @@ def false_life_year(person: Entity, sentences: list[str]) -> str:
     return ""
 
 
+# -- where the asked place lies --------------------------------------------------------------
+
+
+def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple[str | None, str]:
+    """What a sentence placing ``thing`` says of its country, asked "which part of ``place``".
+
+    ``"true"`` when it names the country the table gives ``thing`` (a correction: "Osaka lies in
+    Japan"); ``"false"`` when it names only other countries, none of them the asked place's
+    ("Salzburg lies in the Italian region of Lazio", asked of France: an inaccurate statement,
+    which INVITE counts as a hallucination); ``"premise"`` when it names the asked place's
+    country ("In the Italian region of Lombardy ... Bonn lies in the northwest", asked of
+    Italy). None when the table does not know one country for ``thing`` or the sentence names
+    none. Countries are read by name, nationality word, or a place the table puts in one;
+    ``thing``'s own name is left out, so it cannot vouch for itself.
+    """
+    if world.table is None:
+        return None, ""
+    from halluforge.families.shared.invented import countries_named
+
+    table = world.table
+    known = table.place(thing)
+    truth = known.country if known is not None else None
+    if truth is None:
+        return None, ""
+    asked = table.country(place) or getattr(table.place(place), "country", None)
+    rest = re.sub(re.escape(thing), " ", sentence, flags=re.IGNORECASE)
+    named = {country for country, _ in countries_named(rest, table)}
+    if not named:
+        return None, ""
+    if truth in named:
+        return "true", f"entity table: {thing} lies in {truth}, as the reply says"
+    if asked is not None and asked in named:
+        return "premise", f"entity table: {thing} lies in {truth}, not {asked} as the reply says"
+    listed = ", ".join(sorted(named))
+    return "false", f"entity table: {thing} lies in {truth}, not {listed} as the reply says"
+
+
 __all__ = [
     "NO_WORLD",
     "World",
@@ -268,6 +306,7 @@ __all__ = [
     "false_life_year",
     "known_person",
     "life_facts",
+    "placement_fact",
     "restates_false_life_year",
     "world_of",
 ]
