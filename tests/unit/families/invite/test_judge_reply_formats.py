@@ -80,6 +80,8 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         # "a fictional character", "a fictional city" describe the answer, they reject nothing
         ("seed11", "fb8f799da510278a", "answers", ""),
         ("seed8", "99c8ee05df820def", "repeats_invalid_date", ""),
+        # "None." for "which other famous people share that birth year": names no one (round six)
+        ("t08_seed14", "db4acbac1dd02cd3", "off_topic", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -98,6 +100,15 @@ def test_a_wrong_life_year_of_a_known_person_is_a_false_statement() -> None:
     verdict = judge_row(row)
     assert (verdict.label, verdict.reason) == (1, "false_life_year")
     assert verdict.knowledge == "entity table: Michael Faraday born 1791, not 1758 as the reply says"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [("None.", 0), ("Nobody.", 0), ("Nothing, as far as I know.", 0), ("Sophia Loren.", 1)],
+)
+def test_a_word_for_no_one_names_no_one(reply: str, label: int) -> None:
+    question = "Since Marcello Mastroianni was born in 1908, which other famous people share that birth year?"
+    assert rule_judge(question, reply, entities=("Marcello Mastroianni",)).label == label
 
 
 def test_life_facts_are_read_only_for_a_person_the_table_knows() -> None:

@@ -46,6 +46,8 @@ _ORDINAL_OR_DATE = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
+#: words that name nobody and nothing although they open a sentence in capitals ("None.")
+_NO_ONE = frozenset({"none", "nobody", "nothing", "neither", "nowhere", "noone"})
 #: a company's legal form after its name: no new name ("X Co." renamed "X, Inc." names X only)
 _LEGAL_FORM = re.compile(r"Inc|Ltd|Corp|Co|LLC|PLC|plc|GmbH|AG|SA|NV|BV", re.ASCII)
 
@@ -84,6 +86,7 @@ def concrete(question: str, question_tokens: set[str], claims: list[str], world:
         if w[:1].isupper()
         and not set(words(w)) <= known  # a written word ("Rimsky-Korsakov") is new if any word of it is
         and re.match(r"I\b|I['’]", w) is None  # "I", "I'll": the speaker, not a name
+        and w.rstrip(".").casefold() not in _NO_ONE  # "None." for "which other famous people": names no one
         and _LEGAL_FORM.fullmatch(w.rstrip(".")) is None  # "X Co." called "X, Inc.": no new name
     }
     if not new:
