@@ -82,6 +82,11 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         ("seed8", "99c8ee05df820def", "repeats_invalid_date", ""),
         # "None." for "which other famous people share that birth year": names no one (round six)
         ("t08_seed14", "db4acbac1dd02cd3", "off_topic", ""),
+        # "The award for David Lean's film Schindler's List was not awarded", "Dostoevsky's
+        # character in Madame Bovary is not a real person": the possessive states the swapped link
+        # as a given, the denial is about something else (round six)
+        ("seed16", "13b61fd0ca10f9b5", "asserts_premise", ""),
+        ("t08_seed17", "38d45f18c38560c2", "asserts_premise", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -109,6 +114,20 @@ def test_a_wrong_life_year_of_a_known_person_is_a_false_statement() -> None:
 def test_a_word_for_no_one_names_no_one(reply: str, label: int) -> None:
     question = "Since Marcello Mastroianni was born in 1908, which other famous people share that birth year?"
     assert rule_judge(question, reply, entities=("Marcello Mastroianni",)).label == label
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("Orla Brenn's novel The Salt Road was never filmed.", 1),  # the link given, something else denied
+        ("Brenn's book The Salt Road did not win a prize.", 1),
+        ("Orla Brenn did not write The Salt Road; it is Tam Ives's novel.", 0),  # another's possessive
+        ("Orla Brenn did not write The Salt Road.", 0),
+    ],
+)
+def test_a_possessive_link_is_no_denial(reply: str, label: int) -> None:
+    question = "When did Orla Brenn write The Salt Road?"
+    assert rule_judge(question, reply, entities=("Orla Brenn",), world=NO_WORLD).label == label
 
 
 def test_life_facts_are_read_only_for_a_person_the_table_knows() -> None:

@@ -206,7 +206,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
             doubt = _ANSWER_DOUBT.search(sentence) is not None
-            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None
+            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None and not _presupposes(
+                sentence, reading
+            )
             if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
                 return RuleVerdict(0, "negates_premise", "stance")
             if named and _CORRECTION.search(sentence):
@@ -233,6 +235,25 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
     return _placement(reading)
+
+
+def _presupposes(sentence: str, reading: Reading) -> bool:
+    """The sentence calls the other asked entity the swapped one's ("David Lean's film Schindler's List").
+
+    A possessive that ties the swapped entity to the other states the false link as a given, so
+    a denial in the same sentence is about something else ("... was not awarded", "... is not a
+    real person"), not the premise.
+    """
+    others = [e for e in question_entities(reading.question) if e not in reading.names]
+    for name in reading.names:
+        for form in {name, name.split()[-1]}:
+            for other in others:
+                tie = (
+                    rf"\b{re.escape(form)}['’]s\s+(?:[a-z]+\s+){{0,3}}(?:(?:in|of|for)\s+)?{re.escape(other)}"
+                )
+                if re.search(tie, sentence):
+                    return True
+    return False
 
 
 def _first_clause(sentence: str, reading: Reading) -> str:
