@@ -17,7 +17,9 @@ import pytest
 
 from halluforge.families.invite.judge import rule_judge
 from halluforge.families.invite.judge.reading import list_answer
+from halluforge.families.invite.judge.text import mentions
 from halluforge.families.invite.judge.world import NO_WORLD
+from halluforge.textkit.tokens import words
 from judge_shapes import judge_row, shape_row
 
 
@@ -87,6 +89,10 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         # as a given, the denial is about something else (round six)
         ("seed16", "13b61fd0ca10f9b5", "asserts_premise", ""),
         ("t08_seed17", "38d45f18c38560c2", "asserts_premise", ""),
+        # "Jeunet's award for directing The Good, the Bad and the Ugly is a classic example ...":
+        # the surname names Jean-Pierre Jeunet (a hyphenated first name is one word), so the
+        # sentence is about him, not talk about the answer (round six)
+        ("seed18", "74f026de27f1c6e3", "asserts_premise", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -128,6 +134,13 @@ def test_a_word_for_no_one_names_no_one(reply: str, label: int) -> None:
 def test_a_possessive_link_is_no_denial(reply: str, label: int) -> None:
     question = "When did Orla Brenn write The Salt Road?"
     assert rule_judge(question, reply, entities=("Orla Brenn",), world=NO_WORLD).label == label
+
+
+def test_a_hyphenated_first_name_is_one_word_of_the_name() -> None:
+    assert mentions("Jean-Pierre Jeunet", set(words("Jeunet's award")))
+    assert mentions("Jean-Pierre Jeunet", set(words("Jean-Pierre won")))
+    assert mentions("Nikolai Rimsky-Korsakov", set(words("Korsakov wrote it")))
+    assert not mentions("Anna Maria Rossi", set(words("Rossi")))  # one word of three
 
 
 def test_life_facts_are_read_only_for_a_person_the_table_knows() -> None:

@@ -105,11 +105,19 @@ def swapped_span(valid_question: str, invalid_question: str) -> str | None:
 
 
 def mentions(entity: str, sentence_tokens: set[str]) -> bool:
-    """An entity counts as mentioned when at least half of its significant words appear."""
-    significant = [t for t in words(entity) if len(t) > 2 and t not in STOP]
+    """An entity counts as mentioned when at least half of its significant words appear.
+
+    A hyphenated word is one word ("Jean-Pierre Jeunet" has two, so "Jeunet's award" names him),
+    met when any of its parts is.
+    """
+    significant = [
+        parts
+        for word in entity.split()
+        if (parts := [t for t in words(word) if len(t) > 2 and t not in STOP])
+    ]
     if not significant:
         return False
-    hits = sum(1 for t in significant if t in sentence_tokens)
+    hits = sum(1 for parts in significant if any(t in sentence_tokens for t in parts))
     return hits * 2 >= len(significant)
 
 
