@@ -489,15 +489,3 @@ def _placement(reading: Reading) -> RuleVerdict | None:
             return None
         return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
     return None
-    place, thing = match.group("place"), match.group("thing")
-    for sentence in reading.engaged:
-        sentence_tokens = set(words(sentence))
-        placed = _PLACEMENT.search(sentence)
-        if (
-            placed is not None
-            and mentions(thing, sentence_tokens)
-            and not mentions(place, sentence_tokens)
-            and not names_parts_only(sentence[placed.end() :])
-        ):
-            return True
-    return False

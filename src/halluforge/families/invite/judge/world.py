@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from halluforge.families.invite.judge.text import LIFE_SPAN
+from halluforge.families.shared.invented import countries_named
 from halluforge.textkit.tokens import words
 
 if TYPE_CHECKING:
@@ -275,8 +276,6 @@ def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple
     """
     if world.table is None:
         return None, ""
-    from halluforge.families.shared.invented import countries_named
-
     table = world.table
     known = table.place(thing)
     truth = known.country if known is not None else None
