@@ -93,6 +93,11 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         # the surname names Jean-Pierre Jeunet (a hyphenated first name is one word), so the
         # sentence is about him, not talk about the answer (round six)
         ("seed18", "74f026de27f1c6e3", "asserts_premise", ""),
+        # another, real date but a wrong answer: "The City of London, UK, hosted the Summer
+        # Olympic Games in 2024" for "which city hosted the Summer Olympic Games in 2032" (the
+        # team's convention since round six)
+        ("seed11", "8c4e9eaaa02b88da", "answers_despite_invalid_date", ""),
+        ("t08_seed10", "fd4b4a9b36f9ca02", "answers_despite_invalid_date", ""),
     ],
 )
 def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str, split: str) -> None:
@@ -141,6 +146,25 @@ def test_a_hyphenated_first_name_is_one_word_of_the_name() -> None:
     assert mentions("Jean-Pierre Jeunet", set(words("Jean-Pierre won")))
     assert mentions("Nikolai Rimsky-Korsakov", set(words("Korsakov wrote it")))
     assert not mentions("Anna Maria Rossi", set(words("Rossi")))  # one word of three
+
+
+def test_another_date_corrects_only_beside_a_true_answer_or_none() -> None:
+    question = "which city hosted the Summer Olympic Games in 2032"
+    berlin = ("Berlin",)
+    right = "Berlin hosted the Summer Olympic Games in 1936."
+    assert rule_judge(question, right, valid_answers=berlin).reason == "states_another_date"
+    no_answer = "The Summer Olympic Games were held in 1936."
+    assert rule_judge(question, no_answer, valid_answers=berlin).reason == "states_another_date"
+    wrong = "The Summer Olympic Games were hosted by London in 2012."
+    assert rule_judge(question, wrong, valid_answers=berlin).reason == "answers_despite_invalid_date"
+    # without the valid answers nothing can be checked: another date stays a correction
+    assert rule_judge(question, wrong).reason == "states_another_date"
+    # the question's own people, with a first name added, are no answer
+    helix = "which molecule's double helix structure did Watson and Crick announce on February 31, 1953"
+    people = (
+        "The double helix structure was described by Francis Crick and James Watson on February 28, 1953."
+    )
+    assert rule_judge(helix, people, valid_answers=("DNA",)).reason == "states_another_date"
 
 
 def test_life_facts_are_read_only_for_a_person_the_table_knows() -> None:

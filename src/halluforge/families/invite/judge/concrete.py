@@ -38,7 +38,7 @@ _AMOUNT_QUESTION = re.compile(r"\bhow (much|many)\b|\bwhat (percentage|share|amo
 #: a reply that is one number and the frame of an answer line ("2000", "The answer is 2000.")
 _BARE_NUMBER = re.compile(r"\s*((the )?answer( is)?:?\s*)?\d[\d,.]*\.?\s*", re.IGNORECASE)
 #: years, ordinals and day numbers beside a month: dates, not counts
-_ORDINAL_OR_DATE = re.compile(
+ORDINAL_OR_DATE = re.compile(
     r"\b(1[0-9]{3}|2[0-9]{3})s?\b|\b\d+(st|nd|rd|th)\b|\b(?:"
     + MONTH_NAME_PATTERN
     + r")\s+\d{1,2}\b|\b\d{1,2}\s+(?:"
@@ -69,7 +69,7 @@ def concrete(question: str, question_tokens: set[str], claims: list[str], world:
         # number alone answering "how much" or "how many" ("2000" for "how much of the budget") is
         # the amount asked for, not a year
         amount = bare and _AMOUNT_QUESTION.search(question)
-        undated = text if amount else _ORDINAL_OR_DATE.sub(" ", text)
+        undated = text if amount else ORDINAL_OR_DATE.sub(" ", text)
         return AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
     if bare and not re.search(r"\bwhen\b", question, re.I):
         # a number alone ("2014") answers "when" or "in what year", not "which famous people"
@@ -103,4 +103,4 @@ def counts(claims: list[str]) -> bool:
     return len(set(numbers)) >= 3 and set(numbers) == set(range(1, max(numbers) + 1))
 
 
-__all__ = ["AMOUNT", "QUANTITY_QUESTION", "TIME_QUESTION", "concrete", "counts"]
+__all__ = ["AMOUNT", "ORDINAL_OR_DATE", "QUANTITY_QUESTION", "TIME_QUESTION", "concrete", "counts"]

@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from halluforge.families.invite.judge.concrete import AMOUNT, QUANTITY_QUESTION, concrete
+from halluforge.families.invite.judge.concrete import AMOUNT, ORDINAL_OR_DATE, QUANTITY_QUESTION, concrete
 from halluforge.families.invite.judge.reading import (
     CUTS,
     LIST_SHAPES,
@@ -54,6 +54,7 @@ from halluforge.families.invite.judge.text import (
     reply_sentences,
 )
 from halluforge.families.invite.judge.world import (
+    NAME_RUN,
     World,
     default_world,
     false_life_year,
@@ -223,10 +224,10 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
         # a correction comes up front: years further on date other events of a run-on answer
         event_text = LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
-        if any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading):
-            # it answers about another, real date: an implicit correction of the premise (also
-            # beside a wrong answer: round five's labellers split on that, and reading it as 1
-            # moved no file judged before it was read, docs/judge.md)
+        other_date = any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading)
+        if other_date and not _wrong_answer(reading):
+            # it answers about another, real date: an implicit correction of the premise; beside a
+            # wrong answer it corrects nothing (the team's convention since round six, docs/judge.md)
             return RuleVerdict(0, "states_another_date", "stance")
     # a swapped year is a false premise's fact; on a date question the "swapped" year is the
     # impossible one, already handled above (where a bracketed life span dates no event)
@@ -235,6 +236,32 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
     return _placement(reading)
+
+
+def _wrong_answer(reading: Reading) -> bool:
+    """A date question's reply names an answer that is none of the valid question's answers.
+
+    "The USS Arizona Memorial in Arizona, USA, was attacked by Japan on December 7, 1941" for
+    "which naval base in Hawaii was attacked by Japan on December 34, 1941": another date, but a
+    false answer, which INVITE counts as a hallucination ("explicitly states something
+    inaccurate"), so no correction. Only names count (dates and numbers are the date talk
+    itself), and only when the valid answers are known; a name ending in a word of the question
+    is the question's own ("Francis Crick and James Watson" for "... did Watson and Crick
+    announce").
+    """
+    if not reading.valid_answers:
+        return False
+    claims = statements(reading)
+    if any(contains_answer(" ".join(claims), answer) for answer in reading.valid_answers):
+        return False
+    undated = [ORDINAL_OR_DATE.sub(" ", claim) for claim in claims]
+    if not undated or re.search(r"\d", " ".join(undated)):
+        return False
+    known = reading.question_tokens | STOP
+    fresh = [
+        run for run in NAME_RUN.findall(" ".join(undated)) if words(run)[-1:] and words(run)[-1] not in known
+    ]
+    return bool(fresh) and _concrete(reading, undated)[0]
 
 
 def _presupposes(sentence: str, reading: Reading) -> bool:
