@@ -44,7 +44,7 @@ STYLE_FILES = [
     for style in (
         *("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat"),
         *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13", "t08_seed14", "seed15"),
-        *("seed16", "t08_seed17", "seed18", "t08_seed19"),
+        *("seed16", "t08_seed17", "seed18", "t08_seed19", "seed20", "t08_seed21", "seed22", "t08_seed23"),
     )
 ]
 #: the acceptance of issue 27, per fold, for the default mode
