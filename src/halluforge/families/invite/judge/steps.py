@@ -227,7 +227,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         other_date = any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading)
         if other_date and not _wrong_answer(reading):
             # it answers about another, real date: an implicit correction of the premise; beside a
-            # wrong answer it corrects nothing (the team's convention since round six, docs/judge.md)
+            # wrong answer it corrects nothing (the team's convention since round seven, docs/judge.md)
             return RuleVerdict(0, "states_another_date", "stance")
     # a swapped year is a false premise's fact; on a date question the "swapped" year is the
     # impossible one, already handled above (where a bracketed life span dates no event)
