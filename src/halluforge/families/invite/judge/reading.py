@@ -286,3 +286,22 @@ def _meta_talk(sentence: str, reading: Reading) -> bool:
         return False  # 'I'll only include the answer, "In 1972."': an answer after all
     sentence_words = set(words(sentence))
     return not any(mentions(n, sentence_words) for n in reading.names)
+
+
+def presupposes(sentence: str, reading: Reading) -> bool:
+    """The sentence calls the other asked entity the swapped one's ("David Lean's film Schindler's List").
+
+    A possessive that ties the swapped entity to the other states the false link as a given, so
+    a denial in the same sentence is about something else ("... was not awarded", "... is not a
+    real person"), not the premise.
+    """
+    others = [e for e in question_entities(reading.question) if e not in reading.names]
+    for name in reading.names:
+        for form in {name, name.split()[-1]}:
+            for other in others:
+                tie = (
+                    rf"\b{re.escape(form)}['’]s\s+(?:[a-z]+\s+){{0,3}}(?:(?:in|of|for)\s+)?{re.escape(other)}"
+                )
+                if re.search(tie, sentence):
+                    return True
+    return False

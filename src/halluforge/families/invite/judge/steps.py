@@ -32,18 +32,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from halluforge.families.invite.judge.concrete import AMOUNT, ORDINAL_OR_DATE, QUANTITY_QUESTION, concrete
+from halluforge.families.invite.judge.concrete import AMOUNT, QUANTITY_QUESTION, concrete
+from halluforge.families.invite.judge.dates import corrects_date
 from halluforge.families.invite.judge.reading import (
     CUTS,
     LIST_SHAPES,
     META_REJECT,
     Reading,
     opens_block,
+    presupposes,
     read_reply,
     statements,
 )
 from halluforge.families.invite.judge.text import (
-    LIFE_SPAN,
     STOP,
     YEAR,
     echoes_numbers,
@@ -54,7 +55,6 @@ from halluforge.families.invite.judge.text import (
     reply_sentences,
 )
 from halluforge.families.invite.judge.world import (
-    NAME_RUN,
     World,
     default_world,
     false_life_year,
@@ -63,7 +63,6 @@ from halluforge.families.invite.judge.world import (
     restates_false_life_year,
 )
 from halluforge.textkit.answers import contains_answer
-from halluforge.textkit.dates import month_number
 from halluforge.textkit.tokens import words
 
 _NEGATION = re.compile(
@@ -207,7 +206,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
             doubt = _ANSWER_DOUBT.search(sentence) is not None
-            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None and not _presupposes(
+            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None and not presupposes(
                 sentence, reading
             )
             if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
@@ -219,16 +218,13 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         if _UNCERTAIN.search(head_text) and not answers_anyway:
             return RuleVerdict(0, "uncertain", "stance")
     text = " ".join(reading.engaged)
-    if reading.bad_dates and not any(repeats(d, text) for d in reading.bad_dates):
-        bad_years = {m for d in reading.bad_dates for m in YEAR.findall(d)}
-        # a span in brackets, "John Wallis (1914-2009)", dates a person, not the event asked about
-        # a correction comes up front: years further on date other events of a run-on answer
-        event_text = LIFE_SPAN.sub(" ", " ".join(reading.engaged[:head_sentences]))
-        other_date = any(year not in bad_years for year in YEAR.findall(event_text)) or _other_day(reading)
-        if other_date and not _wrong_answer(reading):
-            # it answers about another, real date: an implicit correction of the premise; beside a
-            # wrong answer it corrects nothing (the team's convention since round seven, docs/judge.md)
-            return RuleVerdict(0, "states_another_date", "stance")
+    if (
+        reading.bad_dates
+        and not any(repeats(d, text) for d in reading.bad_dates)
+        and corrects_date(reading, head_sentences)
+    ):
+        # another, real date beside the true answer or none: an implicit correction (dates.py)
+        return RuleVerdict(0, "states_another_date", "stance")
     # a swapped year is a false premise's fact; on a date question the "swapped" year is the
     # impossible one, already handled above (where a bracketed life span dates no event)
     swapped_years = [n for n in reading.names if YEAR.fullmatch(n.strip()) and not reading.bad_dates]
@@ -236,51 +232,6 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
     return _placement(reading)
-
-
-def _wrong_answer(reading: Reading) -> bool:
-    """A date question's reply names an answer that is none of the valid question's answers.
-
-    "The USS Arizona Memorial in Arizona, USA, was attacked by Japan on December 7, 1941" for
-    "which naval base in Hawaii was attacked by Japan on December 34, 1941": another date, but a
-    false answer, which INVITE counts as a hallucination ("explicitly states something
-    inaccurate"), so no correction. Only names count (dates and numbers are the date talk
-    itself), and only when the valid answers are known; a name ending in a word of the question
-    is the question's own ("Francis Crick and James Watson" for "... did Watson and Crick
-    announce").
-    """
-    if not reading.valid_answers:
-        return False
-    claims = statements(reading)
-    if any(contains_answer(" ".join(claims), answer) for answer in reading.valid_answers):
-        return False
-    undated = [ORDINAL_OR_DATE.sub(" ", claim) for claim in claims]
-    if not undated or re.search(r"\d", " ".join(undated)):
-        return False
-    known = reading.question_tokens | STOP
-    fresh = [
-        run for run in NAME_RUN.findall(" ".join(undated)) if words(run)[-1:] and words(run)[-1] not in known
-    ]
-    return bool(fresh) and _concrete(reading, undated)[0]
-
-
-def _presupposes(sentence: str, reading: Reading) -> bool:
-    """The sentence calls the other asked entity the swapped one's ("David Lean's film Schindler's List").
-
-    A possessive that ties the swapped entity to the other states the false link as a given, so
-    a denial in the same sentence is about something else ("... was not awarded", "... is not a
-    real person"), not the premise.
-    """
-    others = [e for e in question_entities(reading.question) if e not in reading.names]
-    for name in reading.names:
-        for form in {name, name.split()[-1]}:
-            for other in others:
-                tie = (
-                    rf"\b{re.escape(form)}['’]s\s+(?:[a-z]+\s+){{0,3}}(?:(?:in|of|for)\s+)?{re.escape(other)}"
-                )
-                if re.search(tie, sentence):
-                    return True
-    return False
 
 
 def _first_clause(sentence: str, reading: Reading) -> str:
@@ -455,21 +406,6 @@ def rule_features(
     run_on = len(reading.continuation)
     features["continuation_share"] = run_on / len(reading.content) if reading.content else 0.0
     return features
-
-
-def _other_day(reading: Reading) -> bool:
-    """The reply names the question's month with another day number (a corrected date)."""
-    months = {w for w in words(reading.question) if month_number(w, abbreviated=False)}
-    if not months:
-        return False
-    for sentence in reading.engaged:
-        sentence_words = words(sentence)
-        for i, word in enumerate(sentence_words):
-            if word in months:
-                near = sentence_words[max(0, i - 2) : i + 3]
-                if any(re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w) for w in near):
-                    return True
-    return False
 
 
 def _concrete(reading: Reading, claims: list[str] | None = None) -> tuple[bool, str]:
