@@ -95,7 +95,7 @@ def _row(name: str, row_id: str) -> dict[str, Any]:
         ("seed18", "74f026de27f1c6e3", "asserts_premise", ""),
         # another, real date but a wrong answer: "The City of London, UK, hosted the Summer
         # Olympic Games in 2024" for "which city hosted the Summer Olympic Games in 2032" (the
-        # team's convention since round six)
+        # team's convention since round seven)
         ("seed11", "8c4e9eaaa02b88da", "answers_despite_invalid_date", ""),
         ("t08_seed10", "fd4b4a9b36f9ca02", "answers_despite_invalid_date", ""),
     ],
