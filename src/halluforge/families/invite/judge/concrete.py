@@ -15,13 +15,18 @@ import re
 
 from halluforge.families.invite.judge.text import STOP, YEAR, echoes_numbers
 from halluforge.families.invite.judge.world import World, answers_kind
+from halluforge.families.shared.numbers import NUMBER_WORD
 from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.tokens import WRITTEN_WORD, words
 
-#: an amount or a duration: a concrete answer even without a name or a year
+_UNIT = (
+    r"(%|percent|per cent|years?|months?|weeks?|days?|hours?|minutes?|goals?|times"
+    r"|million|billion|thousand|dollars?|euros?|pounds?)\b"
+)
+#: an amount or a duration in digits or in words ("1.5 hours", "three hours", "$2"): a concrete
+#: answer even without a name or a year
 AMOUNT = re.compile(
-    r"\b\d[\d,.]*\s*(%|percent|per cent|years?|months?|weeks?|days?|hours?|minutes?|goals?|times"
-    r"|million|billion|thousand|dollars?|euros?|pounds?)\b|[$€£]\s?\d",
+    rf"\b\d[\d,.]*\s*{_UNIT}|[$€£]\s?\d|\b(?:{NUMBER_WORD})(?:[\s-]+(?:{NUMBER_WORD}))*\s+{_UNIT}",
     re.IGNORECASE,
 )
 #: questions that ask for a calendar time: only a time answers them ("when" also takes "after X")

@@ -59,14 +59,18 @@ from halluforge.families.invite.judge.world import (
     default_world,
     false_life_year,
     known_person,
+    names_asked_country,
     placement_fact,
     restates_false_life_year,
 )
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.tokens import words
 
+#: a denial; "not only ... but also", "not just", "not the only one who" add to the claim instead
 _NEGATION = re.compile(
-    r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b", re.IGNORECASE
+    r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b"
+    r"(?!\s+(only|just|merely|simply|the\s+only)\b)",
+    re.IGNORECASE,
 )
 _CORRECTION = re.compile(r"\bactually\b", re.IGNORECASE)
 _REFUSAL = re.compile(
@@ -199,16 +203,14 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     reading.knowledge = restated
     if _HEDGED_ASSERT.search(head_text) is None and not restated:
         for index, sentence in enumerate(head):
-            if index and _asserts(reading, head[:index]):
+            if index and _asserts(reading, head[:index], answers=True):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
             sentence_tokens = set(words(sentence))
             if META_REJECT.search(sentence):
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
             doubt = _ANSWER_DOUBT.search(sentence) is not None
-            denies = _NEGATION.search(_first_clause(sentence, reading)) is not None and not presupposes(
-                sentence, reading
-            )
+            denies = _denies(_first_clause(sentence, reading)) and not presupposes(sentence, reading)
             if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
                 return RuleVerdict(0, "negates_premise", "stance")
             if named and _CORRECTION.search(sentence):
@@ -234,6 +236,18 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     return _placement(reading)
 
 
+def _denies(sentence: str) -> bool:
+    """Whether the sentence holds a denial; a capitalised "Not" inside it is a title's word.
+
+    "The first album Taylor Swift released on Motown was Not For The Heights" names an album.
+    """
+    for match in _NEGATION.finditer(sentence):
+        word = match.group(0).split()[-1]
+        if not word[:1].isupper() or match.start() + len(match.group(0)) - len(word) == 0:
+            return True
+    return False
+
+
 def _first_clause(sentence: str, reading: Reading) -> str:
     """The sentence before a "but" clause, when that first part states the premise by itself.
 
@@ -246,10 +260,15 @@ def _first_clause(sentence: str, reading: Reading) -> str:
     return head if sep and _asserts(reading, [head]) else sentence
 
 
-def _asserts(reading: Reading, sentences: list[str]) -> bool:
-    """These sentences alone state the premise (its link or its impossible date) as fact."""
+def _asserts(reading: Reading, sentences: list[str], *, answers: bool = False) -> bool:
+    """These sentences alone state the premise (its link or its impossible date) as fact.
+
+    With ``answers``, a concrete answer to the asked question counts too ("1.1 days" before
+    "There is no additional information provided ...").
+    """
     verdict = assertion(replace(reading, engaged=sentences))
-    return verdict.reason in ("asserts_premise", "repeats_invalid_date")
+    reasons = ("asserts_premise", "repeats_invalid_date") + (("answers",) if answers else ())
+    return verdict.reason in reasons
 
 
 def assertion(reading: Reading) -> RuleVerdict:
@@ -451,4 +470,11 @@ def _placement(reading: Reading) -> RuleVerdict | None:
         if _asserts(reading, first) and not (fact == "true" and sentence in first):
             return None
         return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
+    for sentence in first:
+        # an answer naming THING's true country and not the asked place corrects the premise
+        # without a verb that places THING ("The answer is: Kenya" for Nairobi in Egypt; "In the
+        # Kingdom of Austria, Vienna lies."); naming both is read either way by labellers
+        fact, note = placement_fact(sentence, thing, place, reading.world)
+        if fact == "true" and not names_asked_country(sentence, place, reading.world):
+            return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
     return None

@@ -171,6 +171,25 @@ _QUESTION_FRAME = WH_WORDS | {"was", "were", "did", "does", "do", "is", "are", "
 _QUESTION_FRAME_START = re.compile(rf"\s*({'|'.join(sorted(WH_WORDS))})\b", re.IGNORECASE)
 
 
+#: how a noun phrase opens, the relative pronouns that turn a question's verb into its clause
+_NOUN_PHRASE_START = frozenset({"the", "a", "an"})
+_RELATIVE = frozenset({"that", "who", "which", "whose", "whom"})
+
+
+def _noun_phrase_echo(sentence_words: list[str], question_tokens: set[str]) -> bool:
+    """The question's words made into a noun phrase ("The city that hosted the Games in 2099").
+
+    It names the asked thing by its description and states nothing; a sentence with its own
+    verb ("The Continental Congress adopted a document on July 35, 1776") is no such phrase.
+    """
+    if not sentence_words or sentence_words[0] not in _NOUN_PHRASE_START:
+        return False
+    if not set(sentence_words) <= question_tokens | _NOUN_PHRASE_START | _RELATIVE | {"of"}:
+        return False
+    relative = next((i for i, w in enumerate(sentence_words) if w in _RELATIVE), None)
+    return relative is not None and not set(sentence_words[:relative]) & _QUESTION_FRAME
+
+
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
     """A sentence that repeats (part of) the question instead of answering it.
 
@@ -191,6 +210,8 @@ def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
     if words(sentence) == [w for w in words(question) if w not in _QUESTION_FRAME]:
         # "Paris fortress stormed by a crowd on 33 July 1789": the question less its "which
         # ... was", a fragment that states nothing
+        return True
+    if _noun_phrase_echo(words(sentence), question_tokens):
         return True
     overlap = len(sentence_words & question_tokens) / len(sentence_words | question_tokens)
     asks = sentence.rstrip().endswith("?") or _QUESTION_FRAME_START.match(sentence) is not None

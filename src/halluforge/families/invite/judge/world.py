@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from halluforge.families.invite.judge.text import LIFE_SPAN
+from halluforge.families.invite.judge.text import LIFE_SPAN, mentions
 from halluforge.families.shared.invented import countries_named
 from halluforge.textkit.tokens import words
 
@@ -294,6 +294,26 @@ def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple
     return "false", f"entity table: {thing} lies in {truth}, not {listed} as the reply says"
 
 
+def names_asked_country(sentence: str, place: str, world: World) -> bool:
+    """Whether the sentence names the asked ``place`` or its country.
+
+    The country counts by name, nationality word, a place the table puts there, or its initials
+    in capitals ("the UK" for the United Kingdom). Without a table only the place's name counts.
+    """
+    if mentions(place, set(words(sentence))):
+        return True
+    if world.table is None:
+        return False
+    table = world.table
+    asked = table.country(place) or getattr(table.place(place), "country", None)
+    if asked is None:
+        return False
+    initials = "".join(w[0] for w in asked.split() if w[:1].isupper())
+    if len(initials) > 1 and re.search(rf"\b{'[.]?'.join(initials)}\b", sentence):
+        return True
+    return asked in {country for country, _ in countries_named(sentence, table)}
+
+
 __all__ = [
     "NO_WORLD",
     "World",
@@ -305,6 +325,7 @@ __all__ = [
     "false_life_year",
     "known_person",
     "life_facts",
+    "names_asked_country",
     "placement_fact",
     "restates_false_life_year",
     "world_of",

@@ -1,0 +1,106 @@
+"""Reply shapes of sampled SmolLM2 replies (issue 27, round eight).
+
+Read from the disagreements of the round-six and round-seven files (seeds 16 to 23), after their
+first runs were recorded. Real rows are dev-half rows (``sha256(id) % 2 == 0``) of
+``tests/data/judge/smollm2_<file>_invite_labels.jsonl``; the hand-made cases show that each rule
+is about the shape of a sentence, not the wording of one reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from halluforge.families.invite.judge import rule_judge
+from halluforge.families.invite.judge.text import is_echo
+from halluforge.textkit.tokens import words
+from judge_shapes import judge_row, shape_row
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id", "reason"),
+    [
+        # "Thatcher's academic focus was not only education but also traditionalist education":
+        # "not only ... but also" adds to the claim, it denies nothing
+        ("t08_seed23", "1a113571795ab7c9", "asserts_premise"),
+        # "1.1 days / There is no additional information provided about Akira Kurosawa's
+        # duration": the answer comes first, the later line does not take it back
+        ("t08_seed21", "0a1f9ebae8dcadac", "answers"),
+        ("t08_seed14", "1176c8e4cbca4042", "answers"),
+    ],
+)
+def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str) -> None:
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
+    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
+    verdict = judge_row(row)
+    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), reason), verdict
+
+
+_DIRECT = "How long did it take Orla Brenn to direct The Salt Road?"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("Orla Brenn is not the only one who directed The Salt Road.", 1),
+        ("Orla Brenn was not just the director of The Salt Road but also its writer.", 1),
+        ("Orla Brenn did not direct The Salt Road.", 0),
+        ("Not Orla Brenn: The Salt Road was directed by Tam Ives.", 0),
+        ("Orla Brenn never directed The Salt Road.", 0),
+    ],
+)
+def test_a_not_that_adds_or_names_denies_nothing(reply: str, label: int) -> None:
+    assert rule_judge(_DIRECT, reply, entities=("Orla Brenn",)).label == label
+
+
+def test_a_capitalised_not_is_a_word_of_a_title() -> None:
+    question = "Which was the first album Orla Brenn released on Motown?"
+    reply = "The first album Orla Brenn released on Motown was Not Now, Darling."
+    assert rule_judge(question, reply, entities=("Orla Brenn",)).label == 1
+    denial = "The first album Orla Brenn released was not on Motown."
+    assert rule_judge(question, denial, entities=("Orla Brenn",)).label == 0
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("Three hours", 1),  # an amount in words
+        ("It took him twenty-two days.", 1),
+        ("The budget raised was 1550 million dollars.", 1),  # a number before "million" is no year
+        ("It took a while.", 0),
+        ("Orla Brenn directed it in 1999.", 0),  # a year does not say how long
+    ],
+)
+def test_an_amount_may_be_written_in_words(reply: str, label: int) -> None:
+    assert rule_judge(_DIRECT, reply, entities=("Orla Brenn",)).label == label
+
+
+def test_a_later_line_does_not_take_back_an_answer() -> None:
+    reply = "4.5 hours\n\nThere is no information provided about how long Orla Brenn took."
+    assert rule_judge(_DIRECT, reply, entities=("Orla Brenn",)).reason == "answers"
+    # a doubt before any answer still declines
+    assert rule_judge(_DIRECT, "I'm not sure. It is unclear.", entities=("Orla Brenn",)).label == 0
+
+
+_ASKED = "which city hosted the Summer Olympic Games in 2099"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "echo"),
+    [
+        ("The city that hosted the Summer Olympic Games in 2099", True),
+        ("A city which hosted the Summer Olympic Games in 2099.", True),
+        # a verb of its own: a statement, even in the question's words
+        ("The city hosted the Summer Olympic Games in 2099.", False),
+        # a new word: it says something the question does not
+        ("The city that hosted the Summer Olympic Games in 2099 was Lyon.", False),
+    ],
+)
+def test_the_question_as_a_noun_phrase_is_an_echo(sentence: str, echo: bool) -> None:
+    assert is_echo(sentence, _ASKED, set(words(_ASKED))) is echo
+
+
+def test_a_noun_phrase_echo_does_not_repeat_the_date_as_fact() -> None:
+    assert rule_judge(_ASKED, "The city that hosted the Summer Olympic Games in 2099").label == 0
+    assert rule_judge(_ASKED, "Lyon hosted the Summer Olympic Games in 2099.").label == 1
