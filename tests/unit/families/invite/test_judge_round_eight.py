@@ -93,6 +93,7 @@ _ASKED = "which city hosted the Summer Olympic Games in 2099"
         ("A city which hosted the Summer Olympic Games in 2099.", True),
         # a verb of its own: a statement, even in the question's words
         ("The city hosted the Summer Olympic Games in 2099.", False),
+        ("The city of the Olympic Games hosted the Games that hosted the Summer Olympic Games", False),
         # a new word: it says something the question does not
         ("The city that hosted the Summer Olympic Games in 2099 was Lyon.", False),
     ],

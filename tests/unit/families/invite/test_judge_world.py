@@ -246,6 +246,8 @@ def test_hand_made_placements(reply: str, label: int, reason: str) -> None:
         ("In the Zarnish lowlands, Brannock lies.", 0, "places_elsewhere"),
         # naming the asked country beside it decides nothing here
         ("The answer is: Zarnia, in the north of Velland.", 1, "asserts_premise"),
+        # nor does a third country: the true one is then the place of another town
+        ("Quellmoor, Ostrelia, lies in the north of Zarnia.", 1, "answers"),
     ],
 )
 def test_an_answer_naming_the_true_country_corrects(reply: str, label: int, reason: str) -> None:
@@ -267,17 +269,6 @@ def test_a_country_named_by_its_initials_is_named() -> None:
     question = "In which region of North Velland does Brannock lie?"
     assert rule_judge(question, "In the east of the NV, Zarnia lies.", world=world).label == 1
     assert rule_judge(question, "In the east, Zarnia lies.", world=world).label == 0
-
-
-@needs("knowledge")
-def test_a_real_answer_naming_the_true_country() -> None:
-    # "In the United Kingdom, Sweden lies in the Baltic region of Europe." for "In which region of
-    # Belgium does Stockholm lie?": Sweden is Stockholm's country, Belgium is not named (human 0)
-    row = shape_row("smollm2_t08_seed17_invite_labels.jsonl", "6cd69c2751cb1a57")  # dev half
-    assert row["hallucination_label"] == "0"
-    verdict = judge_row(row, default_world())
-    assert (verdict.label, verdict.reason) == (0, "places_elsewhere"), verdict
-    assert "Stockholm lies in Sweden" in verdict.knowledge
 
 
 def test_a_placement_of_a_place_absent_from_the_table_decides_nothing() -> None:

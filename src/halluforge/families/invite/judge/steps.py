@@ -471,10 +471,10 @@ def _placement(reading: Reading) -> RuleVerdict | None:
             return None
         return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
     for sentence in first:
-        # an answer naming THING's true country and not the asked place corrects the premise
-        # without a verb that places THING ("The answer is: Kenya" for Nairobi in Egypt; "In the
-        # Kingdom of Austria, Vienna lies."); naming both is read either way by labellers
-        fact, note = placement_fact(sentence, thing, place, reading.world)
+        # an answer naming THING's true country alone corrects the premise without a verb that
+        # places THING ("The answer is: Kenya" for Nairobi in Egypt); naming the asked country
+        # too is read either way by labellers, naming a third is about another place
+        fact, note = placement_fact(sentence, thing, place, reading.world, alone=True)
         if fact == "true" and not names_asked_country(sentence, place, reading.world):
             return RuleVerdict(0, "places_elsewhere", "stance", knowledge=note)
     return None

@@ -174,6 +174,8 @@ _QUESTION_FRAME_START = re.compile(rf"\s*({'|'.join(sorted(WH_WORDS))})\b", re.I
 #: how a noun phrase opens, the relative pronouns that turn a question's verb into its clause
 _NOUN_PHRASE_START = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "who", "which", "whose", "whom"})
+#: the most words before the relative pronoun of a noun phrase: an article and three more
+_NOUN_PHRASE_HEAD = 4
 
 
 def _noun_phrase_echo(sentence_words: list[str], question_tokens: set[str]) -> bool:
@@ -187,7 +189,13 @@ def _noun_phrase_echo(sentence_words: list[str], question_tokens: set[str]) -> b
     if not set(sentence_words) <= question_tokens | _NOUN_PHRASE_START | _RELATIVE | {"of"}:
         return False
     relative = next((i for i, w in enumerate(sentence_words) if w in _RELATIVE), None)
-    return relative is not None and not set(sentence_words[:relative]) & _QUESTION_FRAME
+    # a noun phrase's head is short ("The Polish-born scientist who ..."); a longer run before the
+    # relative pronoun holds a verb ("The Continental Congress adopted a document that ...")
+    return (
+        relative is not None
+        and relative <= _NOUN_PHRASE_HEAD
+        and not set(sentence_words[:relative]) & _QUESTION_FRAME
+    )
 
 
 def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:

@@ -262,7 +262,9 @@ def false_life_year(person: Entity, sentences: list[str]) -> str:
 # -- where the asked place lies --------------------------------------------------------------
 
 
-def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple[str | None, str]:
+def placement_fact(
+    sentence: str, thing: str, place: str, world: World, *, alone: bool = False
+) -> tuple[str | None, str]:
     """What a sentence placing ``thing`` says of its country, asked "which part of ``place``".
 
     ``"true"`` when it names the country the table gives ``thing`` (a correction: "Osaka lies in
@@ -272,7 +274,10 @@ def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple
     country ("In the Italian region of Lombardy ... Bonn lies in the northwest", asked of
     Italy). None when the table does not know one country for ``thing`` or the sentence names
     none. Countries are read by name, nationality word, or a place the table puts in one;
-    ``thing``'s own name is left out, so it cannot vouch for itself.
+    ``thing``'s own name is left out, so it cannot vouch for itself. With ``alone`` (a sentence
+    that does not place ``thing`` by a verb), ``"true"`` needs the true country to be the only one
+    named: "Dhaka, Bangladesh, is located in the northeast of India" names India for Delhi, but
+    as the place of another city.
     """
     if world.table is None:
         return None, ""
@@ -286,7 +291,7 @@ def placement_fact(sentence: str, thing: str, place: str, world: World) -> tuple
     named = {country for country, _ in countries_named(rest, table)}
     if not named:
         return None, ""
-    if truth in named:
+    if truth in named and not (alone and len(named) > 1):
         return "true", f"entity table: {thing} lies in {truth}, as the reply says"
     if asked is not None and asked in named:
         return "premise", f"entity table: {thing} lies in {truth}, not {asked} as the reply says"
