@@ -102,6 +102,17 @@ def test_the_asked_kind_comes_from_the_question() -> None:
     assert asked_kind("Who founded Brannock?", _TABLE) == "person"
     assert asked_kind("Which team won the Zarnish Cup?", _TABLE) is None  # no occupation of two people
     assert asked_kind("In what year was Brannock founded?", _TABLE) is None
+    # a person asked for by what a person is, not by a job (round eight: "which man led ...")
+    assert asked_kind("which man led the Zarnish offensive on March 35, 1731", _TABLE) == "person"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"), [("The Zarnish had been losing ground.", 0), ("Tamsin Orrow", 1)]
+)
+def test_a_reply_naming_only_a_people_answers_no_which_man(reply: str, label: int) -> None:
+    question = "which man led the offensive at Brannock on March 35, 1731"
+    world = world_of(EntityTable.of(_INVENTED, countries={"Zarnia": {}}, demonyms={"zarnish": "Zarnia"}))
+    assert rule_judge(question, reply, world=world).label == label
 
 
 _BIRTH = "Since Idra Vell was born in 1927, which other famous people share that birth year?"

@@ -74,6 +74,10 @@ _WHICH = re.compile(r"\b(?:which|what)\s+((?:[\w'’-]+\s+){0,2}?)([a-z]+)\b", r
 _COUNTRY_NOUN = re.compile(r"\b(?:which|what)\s+(?:[\w'’-]+\s+)?(country|nation)\b", re.IGNORECASE)
 
 
+#: nouns that name a person by what a person is, not by a job: "which man led the offensive"
+_PEOPLE_WORDS = frozenset({"man", "woman", "person", "men", "women", "people", "boy", "girl"})
+
+
 def person_nouns(table: EntityTable) -> frozenset[str]:
     """Words the table uses as people's occupations more often than in describing anything else.
 
@@ -92,7 +96,7 @@ def _person_nouns(_key: int, table: EntityTable) -> frozenset[str]:
         if e.kind != "person" and e.description
         for w in set(re.findall(r"[a-z]+", e.description.lower()))
     )
-    return frozenset(w for w, n in jobs.items() if n >= 2 and n > other[w])
+    return _PEOPLE_WORDS | frozenset(w for w, n in jobs.items() if n >= 2 and n > other[w])
 
 
 def asked_kind(question: str, world: World) -> str | None:
