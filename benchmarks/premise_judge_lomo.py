@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -45,6 +46,8 @@ STYLE_FILES = [
         *("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat"),
         *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13", "t08_seed14", "seed15"),
         *("seed16", "t08_seed17", "seed18", "t08_seed19", "seed20", "t08_seed21", "seed22", "t08_seed23"),
+        *("t08_seed24", "t08_seed25", "t08_seed26", "t08_seed27"),
+        *("t08_seed28", "t08_seed29", "t08_seed30", "t08_seed31"),
     )
 ]
 #: the acceptance of issue 27, per fold, for the default mode
@@ -114,6 +117,7 @@ def main() -> int:
         _print_reliability(probabilities, human)
     if not args.files:
         _print_styles(rows, human, learned=not args.no_learned)
+        _print_second_readers()
     print(f"rule judge: {len(rows)} replies in {rule_seconds:.2f} s")
     meets = [m for m, (a, g) in worst.items() if a >= MIN_AGREEMENT and g <= MAX_RATE_GAP + 1e-9]
     # ties on the worst fold and the largest gap go to the higher mean agreement over the folds
@@ -164,6 +168,43 @@ def _print_styles(fold_rows: list[dict[str, Any]], fold_human: list[int], *, lea
                 f"| {style} | {mode} | {figures.n} | {figures.agreement:.3f} | {figures.kappa:.3f} |"
                 f" {figures.rate:.3f} | {figures.human_rate:.3f} | {cells[0]} | {cells[1]} |"
             )
+
+
+def _print_second_readers() -> None:
+    """Files labelled twice, blind (``*_reader2.jsonl``): how far two readers agree, and the judge.
+
+    The judge's agreement on the rows both readers label alike is its figure where the label is
+    not in doubt; the readers' agreement is the ceiling a judge can be held to.
+    """
+    from sklearn.metrics import cohen_kappa_score
+
+    from halluforge.families.invite.cli import premise_inputs, read_invite_rows
+
+    print("\n| labelled twice | n | readers agree | readers' kappa | judge ~ first | judge ~ second |"
+          " judge ~ rows both agree on |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for path in STYLE_FILES:
+        second_path = path.with_name(path.stem + "_reader2.jsonl")
+        if not (path.is_file() and second_path.is_file()):
+            continue
+        rows = read_invite_rows(path)
+        lines = second_path.read_text(encoding="utf-8").splitlines()
+        second = {r["id"]: int(r["hallucination_label"]) for r in map(json.loads, lines)}
+        first = [int(r["hallucination_label"]) for r in rows]
+        other = [second[r["id"]] for r in rows]
+        judged = [v.label for v in _rule_verdicts(premise_inputs(rows))]
+        both = [j for a, b, j in zip(first, other, judged, strict=True) if a == b]
+        alike = [a for a, b in zip(first, other, strict=True) if a == b]
+        n = len(rows)
+
+        def share(x: list[int], y: list[int]) -> str:
+            return f"{sum(a == b for a, b in zip(x, y, strict=True)) / len(x):.3f}"
+
+        style = path.stem.removeprefix("smollm2_").removesuffix("_invite_labels")
+        print(
+            f"| {style} | {n} | {share(first, other)} | {cohen_kappa_score(first, other):.3f} |"
+            f" {share(judged, first)} | {share(judged, other)} | {share(both, alike)} ({len(alike)}) |"
+        )
 
 
 def _rule_verdicts(inputs: list[Any]) -> list[Any]:
