@@ -105,3 +105,56 @@ def test_the_question_as_a_noun_phrase_is_an_echo(sentence: str, echo: bool) -> 
 def test_a_noun_phrase_echo_does_not_repeat_the_date_as_fact() -> None:
     assert rule_judge(_ASKED, "The city that hosted the Summer Olympic Games in 2099").label == 0
     assert rule_judge(_ASKED, "Lyon hosted the Summer Olympic Games in 2099.").label == 1
+
+
+# -- four chat formats nobody had read (round eight): the asked question quoted in the reply ----
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id"),
+    [
+        # 'The answer to the question "What did Angela Merkel study at Sciences Po?" is "The answer
+        # to the question "...' : the quote names the question, it asserts no study there
+        ("redpajamaincite", "3a368686821771fc"),
+        # the same with the impossible date inside the quote, and a last quote cut off by the limit
+        ("redpajamaincite", "4d797ecc68caf46a"),
+        # '... is a single molecule': the date is the quote's, and no molecule is named
+        ("redpajamaincite", "e286e0fa2e86e810"),
+        # '... is "The explorer who reached the Americas for Spain in 2038"': the question's words
+        # as a noun phrase after the answer frame
+        ("redpajamaincite", "ad4299773dfc922b"),
+        # "The Polish-born scientist who won the Nobel Prize in Chemistry in 2090 is the
+        # Polish-born scientist who won ... in 2090": X is X states nothing
+        ("redpajamaincite", "842e4670958afa9a"),
+    ],
+)
+def test_a_quoted_question_or_a_tautology_states_nothing(name: str, row_id: str) -> None:
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
+    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
+    assert row["hallucination_label"] == "0"
+    assert judge_row(row).label == 0, judge_row(row)
+
+
+_DATED = "which tower was finished in Paris for the world's fair on March 34, 1889"
+_QUOTE = '"Which tower was finished in Paris on March 34, 1889?"'
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        (f"The answer to the question {_QUOTE} is a tall structure.", 0),  # the date is the quote's
+        (f'The answer to the question {_QUOTE} is "Lyon Tower".', 1),  # an answer beside the quote
+        ('The answer is the tower. You asked "Which tower was finished in Paris on March 34', 0),  # cut off
+        ("The Lyon Tower was finished on March 34, 1889.", 1),  # the date stated outside a quote
+        ("The tower finished on March 34, 1889 is the tower finished on March 34, 1889.", 0),
+        ("The tower finished on March 34, 1889 is the Lyon Tower.", 1),
+    ],
+)
+def test_hand_made_quotes_and_tautologies(reply: str, label: int) -> None:
+    assert rule_judge(_DATED, reply).label == label
+
+
+def test_an_answer_frame_may_take_an_adverb() -> None:
+    # 'The answer to the question "How much ... raise as its producer?" is also 34.' (seed 24)
+    question = "How much of the budget of The Salt Road did Orla Brenn raise as its producer?"
+    assert rule_judge(question, "The answer to the question is also 34.", entities=("Orla Brenn",)).label == 1

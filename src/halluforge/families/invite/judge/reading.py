@@ -85,7 +85,7 @@ _SPECIAL_TOKEN = re.compile(r"<\|[^<>|\s]{1,30}\|>|</?s>|\[/?[A-Z]{2,10}\]|<</?[
 _META_WORD = re.compile(r"\b(answers?|questions?|explanations?|terms?|words?|phrases?)\b", re.IGNORECASE)
 _ANSWER_LEAD = re.compile(
     r"\b(the|my|final|short|one|correct)\s+answer(\s+to\s+(this|the|your)\s+question)?"
-    r"\s*(:|(is|was|would be)\s*(:|(?-i:[A-Z0-9\"“'])))",
+    r"\s*(:|(is|was|would be)\s*(?:(?:also|simply|just)\s+)?(:|(?-i:[A-Z0-9\"“'])))",
     re.IGNORECASE,
 )
 #: the speaker asking in statement form ("I'm looking for the actor who ..."): a request, not a claim
@@ -144,6 +144,7 @@ def read_reply(
     new_paragraph = False
     for line in response.splitlines():
         line = _SPECIAL_TOKEN.sub(" ", line)
+        line = _quoted_question(line, question, question_tokens)
         if not line.strip():
             new_paragraph = seen_line
             continue
@@ -168,6 +169,22 @@ def read_reply(
             elif not (block or artefact):
                 reading.engaged.append(sentence)
     return reading
+
+
+#: a quoted question inside a line ('The answer to the question "Which wall ... 1989?" is ...')
+_QUOTED_QUESTION = re.compile(r"[\"“]([^\"“”]+\?)[\"”]|(?<!\S)[\"“](\S[^\"“”]+)$")
+
+
+def _quoted_question(line: str, question: str, question_tokens: set[str]) -> str:
+    """The line without the asked question quoted inside it: a quote states nothing.
+
+    'The answer to the question "Which wall in Germany was opened on 31 November 1989?" is "..."'
+    names the question, and the impossible date in the quote is the question's, not the reply's.
+    A quote left open at the end of the line (cut by the token limit) is read the same way.
+    """
+    return _QUOTED_QUESTION.sub(
+        lambda m: " " if is_echo(m.group(1) or m.group(2), question, question_tokens) else m.group(0), line
+    )
 
 
 def _said(sentence: str, content: list[str]) -> bool:

@@ -178,6 +178,26 @@ _RELATIVE = frozenset({"that", "who", "which", "whose", "whom"})
 _NOUN_PHRASE_HEAD = 4
 
 
+#: the frame an answer line opens with ("The answer to the question is: "), before what it answers
+_ANSWER_FRAME = re.compile(
+    r"^\W*the answer(?: to (?:the|this|your) question)?\s*(?:is|was|would be)?\s*:?\s*", re.IGNORECASE
+)
+#: the copula of "X is X"
+_COPULA = re.compile(r"\s+(?:is|was|are|were)\s+", re.IGNORECASE)
+
+
+def _tautology(sentence: str) -> bool:
+    """A sentence saying "X is X": the same words on both sides of its copula state nothing.
+
+    "The scientist who won the prize in 2090 is the scientist who won the prize in 2090".
+    """
+    parts = _COPULA.split(sentence.rstrip(" ."), maxsplit=1)
+    if len(parts) != 2:
+        return False
+    head, tail = ([w for w in words(p) if w not in _NOUN_PHRASE_START] for p in parts)
+    return bool(head) and head == tail
+
+
 def _noun_phrase_echo(sentence_words: list[str], question_tokens: set[str]) -> bool:
     """The question's words made into a noun phrase ("The city that hosted the Games in 2099").
 
@@ -219,7 +239,7 @@ def is_echo(sentence: str, question: str, question_tokens: set[str]) -> bool:
         # "Paris fortress stormed by a crowd on 33 July 1789": the question less its "which
         # ... was", a fragment that states nothing
         return True
-    if _noun_phrase_echo(words(sentence), question_tokens):
+    if _noun_phrase_echo(words(_ANSWER_FRAME.sub("", sentence)), question_tokens) or _tautology(sentence):
         return True
     overlap = len(sentence_words & question_tokens) / len(sentence_words | question_tokens)
     asks = sentence.rstrip().endswith("?") or _QUESTION_FRAME_START.match(sentence) is not None
