@@ -44,7 +44,16 @@ STYLE_FILES = [
     ROOT / "tests" / "data" / "judge" / f"smollm2_{style}_invite_labels.jsonl"
     for style in (
         *("alpaca", "vicuna", "zephyr", "llama2", "gemma", "openchat"),
-        *("llama3", "redpajamaincite", "intel", "phind"),
+        *(
+            "llama3",
+            "redpajamaincite",
+            "intel",
+            "phind",
+            "mistralinstruct",
+            "oasstllama",
+            "openorca",
+            "saiga",
+        ),
         *("seed8", "t08_seed9", "t08_seed10", "seed11", "t08_seed12", "seed13", "t08_seed14", "seed15"),
         *("seed16", "t08_seed17", "seed18", "t08_seed19", "seed20", "t08_seed21", "seed22", "t08_seed23"),
         *("t08_seed24", "t08_seed25", "t08_seed26", "t08_seed27"),
