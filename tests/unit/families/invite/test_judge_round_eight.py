@@ -76,6 +76,11 @@ def test_an_amount_may_be_written_in_words(reply: str, label: int) -> None:
     assert rule_judge(_DIRECT, reply, entities=("Orla Brenn",)).label == label
 
 
+def test_a_number_in_words_answers_only_a_question_of_amount() -> None:
+    question = "Which character in The Salt Road did Orla Brenn base on a real person?"
+    assert rule_judge(question, "One day she met a sailor.", entities=("Orla Brenn",)).label == 0
+
+
 def test_a_later_line_does_not_take_back_an_answer() -> None:
     reply = "4.5 hours\n\nThere is no information provided about how long Orla Brenn took."
     assert rule_judge(_DIRECT, reply, entities=("Orla Brenn",)).reason == "answers"

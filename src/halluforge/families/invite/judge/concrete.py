@@ -23,12 +23,11 @@ _UNIT = (
     r"(%|percent|per cent|years?|months?|weeks?|days?|hours?|minutes?|goals?|times"
     r"|million|billion|thousand|dollars?|euros?|pounds?)\b"
 )
-#: an amount or a duration in digits or in words ("1.5 hours", "three hours", "$2"): a concrete
-#: answer even without a name or a year
-AMOUNT = re.compile(
-    rf"\b\d[\d,.]*\s*{_UNIT}|[$€£]\s?\d|\b(?:{NUMBER_WORD})(?:[\s-]+(?:{NUMBER_WORD}))*\s+{_UNIT}",
-    re.IGNORECASE,
-)
+#: an amount or a duration ("1.5 hours", "$2"): a concrete answer even without a name or a year
+AMOUNT = re.compile(rf"\b\d[\d,.]*\s*{_UNIT}|[$€£]\s?\d", re.IGNORECASE)
+#: one written in words ("three hours", "a million dollars"): an answer to "how long" or "how
+#: much" only, since "One day, he ..." opens many a sentence that answers nothing
+_WORDED_AMOUNT = re.compile(rf"\b(?:{NUMBER_WORD})(?:[\s-]+(?:{NUMBER_WORD}))*\s+{_UNIT}", re.IGNORECASE)
 #: questions that ask for a calendar time: only a time answers them ("when" also takes "after X")
 TIME_QUESTION = re.compile(r"\b(what|which) (year|day|date|season)\b", re.I)
 _TIME_WORD = re.compile(
@@ -75,7 +74,8 @@ def concrete(question: str, question_tokens: set[str], claims: list[str], world:
         # the amount asked for, not a year
         amount = bare and _AMOUNT_QUESTION.search(question)
         undated = text if amount else ORDINAL_OR_DATE.sub(" ", text)
-        return AMOUNT.search(undated) is not None or re.search(r"\d", undated) is not None, ""
+        found = AMOUNT.search(undated) or _WORDED_AMOUNT.search(undated) or re.search(r"\d", undated)
+        return found is not None, ""
     if bare and not re.search(r"\bwhen\b", question, re.I):
         # a number alone ("2014") answers "when" or "in what year", not "which famous people"
         return TIME_QUESTION.search(question) is not None, ""
