@@ -73,6 +73,15 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(r"\bactually\b", re.IGNORECASE)
+#: a reply whose answer is "none", with the reason after it ("None; Steven Spielberg directed it"
+#: for "which awards did Orson Welles win for directing Schindler's List"): nothing of the asked
+#: kind exists; for "how many" it would be an amount, so there it is not read so
+_NONE_ANSWER = re.compile(r"^\W*(none|nobody|no one|nothing)\s*[;,:—–-]\s*\w", re.IGNORECASE)
+#: a reply that opens on a pronoun speaks of the question's subject ("He didn't; Nino Rota scored
+#: 8½", "None; she didn't produce it", "It's in Chicago, not New York")
+_PRONOUN_SUBJECT = re.compile(
+    r"^\W*(?:(?:none|no|nobody|no one)\s*[;,:.-]\s*)?(he|she|they|it)\b", re.IGNORECASE
+)
 _REFUSAL = re.compile(
     r"\b(I (can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to)"
     r"|I('m| am) sorry|I apologi[sz]e|as an AI|language model"
@@ -206,9 +215,15 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
             if index and _asserts(reading, head[:index], answers=True):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
             sentence_tokens = set(words(sentence))
-            if META_REJECT.search(sentence):
+            if META_REJECT.search(sentence) or (
+                index == 0 and _NONE_ANSWER.match(sentence) and not QUANTITY_QUESTION.search(reading.question)
+            ):
                 return RuleVerdict(0, "rejects_premise", "stance")
-            named = not reading.names or any(mentions(n, sentence_tokens) for n in reading.names)
+            named = (
+                not reading.names
+                or any(mentions(n, sentence_tokens) for n in reading.names)
+                or (index == 0 and _PRONOUN_SUBJECT.match(sentence) is not None)
+            )
             doubt = _ANSWER_DOUBT.search(sentence) is not None
             denies = _denies(_first_clause(sentence, reading)) and not presupposes(sentence, reading)
             if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
@@ -233,7 +248,42 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
+    if _corrects_life_year(reading, head):
+        return RuleVerdict(0, "states_another_date", "stance")
     return _placement(reading)
+
+
+#: a life event the question dates ("Since Martin Scorsese was born in 1910, ...")
+_LIFE_YEAR = re.compile(r"\b(born|died)\b\D{0,20}?\b(1[0-9]{3}|20[0-9]{2})\b")
+
+
+def _corrects_life_year(reading: Reading, head: list[str]) -> bool:
+    """The reply gives the person's true year for the life event the question misdates.
+
+    "Scorsese was born in 1942 — e.g., Paul McCartney, ..." for "Since Martin Scorsese was born in
+    1910, which other famous people share that birth year?" corrects the premise. The year must be
+    the entity table's: another wrong year ("Albert Einstein was born in 1935") is a false
+    statement about him, which labellers call 1, and a person the table does not know decides
+    nothing. The first year the reply gives for the event is the one read.
+    """
+    asked = _LIFE_YEAR.search(reading.question)
+    table = reading.world.table
+    if asked is None or table is None:
+        return False
+    event, year = asked.groups()
+    for name in reading.names:
+        person = table.person(name)
+        true_year = None if person is None else (person.born if event == "born" else person.died)
+        if true_year is None or str(true_year) == year:
+            continue
+        for index, sentence in enumerate(head):
+            about = mentions(name, set(words(sentence))) or (
+                index == 0 and _PRONOUN_SUBJECT.match(sentence) is not None
+            )
+            stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
+            if about and stated:  # the first year the reply gives for the event decides
+                return stated == {str(true_year)} and year not in sentence
+    return False
 
 
 def _denies(sentence: str) -> bool:
