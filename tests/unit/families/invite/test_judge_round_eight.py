@@ -163,3 +163,53 @@ def test_an_answer_frame_may_take_an_adverb() -> None:
     # 'The answer to the question "How much ... raise as its producer?" is also 34.' (seed 24)
     question = "How much of the budget of The Salt Road did Orla Brenn raise as its producer?"
     assert rule_judge(question, "The answer to the question is also 34.", entities=("Orla Brenn",)).label == 1
+
+
+# -- a capable assistant's replies (round eight): terse denials, dates denied in passing ---------
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id", "reason"),
+    [
+        ("assistant_short", "0be17315ab68f6db", "negates_premise"),  # "He didn't; Nino Rota scored 8½"
+        ("assistant_short", "37959a5f4a7ce501", "negates_premise"),  # "He never performed with The Rolling Stones"
+        ("assistant_short", "1bd3cc22458e2ad5", "negates_premise"),  # "It's in Chicago (the Loop), not New York"
+        ("assistant_short", "139341d18e98b259", "rejects_premise"),  # "None; Steven Spielberg directed it"
+        # "Scorsese was born in 1942 — e.g., Paul McCartney, ...": his true year (the entity table's)
+        ("assistant_short", "12dde76b1d2ff07a", "states_another_date"),
+        # "That's the Bastille, which a crowd stormed on 14 July 1789. There's no 32 July."
+        ("assistant_chat", "d07a63e34ecde8b7", "rejects_premise"),
+        # "Federico Fellini was actually born in 1920 (January 20, in Rimini), not 1809."
+        ("assistant_chat", "ac73169b707b23fe", "negates_premise"),
+    ],
+)
+def test_an_assistants_replies_get_their_blind_label(name: str, row_id: str, reason: str) -> None:
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
+    row = shape_row(f"{name}_invite_labels.jsonl", row_id)
+    assert row["hallucination_label"] == "0"
+    verdict = judge_row(row)
+    assert (verdict.label, verdict.reason) == (0, reason), verdict
+
+
+_STUDY = "What did Orla Brenn study at Velmoor College?"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("She didn't; she studied law at Tarn University.", 0),  # the pronoun is Orla Brenn
+        ("None; she studied law at Tarn University.", 0),
+        ("Law, but at Tarn University, not Velmoor College.", 0),  # the asked entity denied by name
+        ("Law at Tarn University.", 1),
+        # a pronoun later in the reply is no longer the question's subject
+        ("Orla Brenn studied law at Velmoor College. She did not finish.", 1),
+    ],
+)
+def test_terse_denials(reply: str, label: int) -> None:
+    assert rule_judge(_STUDY, reply, entities=("Orla Brenn",)).label == label
+
+
+def test_a_date_denied_in_passing_is_no_date_stated() -> None:
+    question = "which tower was finished in Paris on March 34, 1889"
+    assert rule_judge(question, "That's the Lyon Tower, finished on March 31, 1889. There's no March 34.").label == 0
+    assert rule_judge(question, "The Lyon Tower was finished on March 34, 1889.").label == 1

@@ -223,6 +223,7 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
                 not reading.names
                 or any(mentions(n, sentence_tokens) for n in reading.names)
                 or (index == 0 and _PRONOUN_SUBJECT.match(sentence) is not None)
+                or _denies_asked(sentence, reading.question)
             )
             doubt = _ANSWER_DOUBT.search(sentence) is not None
             denies = _denies(_first_clause(sentence, reading)) and not presupposes(sentence, reading)
@@ -261,7 +262,8 @@ def _corrects_life_year(reading: Reading, head: list[str]) -> bool:
     """The reply gives the person's true year for the life event the question misdates.
 
     "Scorsese was born in 1942 — e.g., Paul McCartney, ..." for "Since Martin Scorsese was born in
-    1910, which other famous people share that birth year?" corrects the premise. The year must be
+    1910, which other famous people share that birth year?" corrects the premise, and so does
+    "Federico Fellini was actually born in 1920, not 1809". The year must be
     the entity table's: another wrong year ("Albert Einstein was born in 1935") is a false
     statement about him, which labellers call 1, and a person the table does not know decides
     nothing. The first year the reply gives for the event is the one read.
@@ -282,8 +284,19 @@ def _corrects_life_year(reading: Reading, head: list[str]) -> bool:
             )
             stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
             if about and stated:  # the first year the reply gives for the event decides
-                return stated == {str(true_year)} and year not in sentence
+                # the question's year may stand only as the one denied ("..., not 1809")
+                denied = re.sub(rf"\bnot\s+(?:in\s+)?{year}\b", " ", sentence)
+                return stated == {str(true_year)} and year not in denied
     return False
+
+
+def _denies_asked(sentence: str, question: str) -> bool:
+    """The sentence denies an entity of the question by name: "1899, but in London, not Torquay"
+    for "In what year was Alfred Hitchcock born in Torquay?"."""
+    return any(
+        re.search(rf"\bnot\s+(?:(?:in|at|on|for|with|from|by)\s+)?(?:the\s+)?{re.escape(e)}\b", sentence)
+        for e in question_entities(question)
+    )
 
 
 def _denies(sentence: str) -> bool:

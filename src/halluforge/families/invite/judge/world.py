@@ -228,7 +228,8 @@ def restates_false_life_year(question: str, names: list[str], sentences: list[st
     for name, event, claimed, true_year in life_facts(question, names, world):
         surname = words(name)[-1:]
         for sentence in sentences:
-            if set(surname) <= set(words(sentence)) and str(claimed) in _YEAR.findall(sentence):
+            kept = re.sub(rf"\bnot\s+(?:in\s+)?{claimed}\b", " ", sentence)  # "..., not 1809" denies it
+            if set(surname) <= set(words(sentence)) and str(claimed) in _YEAR.findall(kept):
                 return f"entity table: {name} {event} {true_year}, not {claimed} as the reply repeats"
     return ""
 
