@@ -58,7 +58,8 @@ from halluforge.textkit.tokens import words
 
 #: cues of a rejected premise; searched in the opening sentences of the answer only
 META_REJECT = re.compile(
-    r"\b(there (is|are|was|were|seems to be|appears to be) no|there['’]s no|no (record|evidence|information|indication)"
+    r"\b(there (is|are|was|were|seems to be|appears to be) no|there['’]s no"
+    r"|no (record|evidence|information|indication)"
     r"|(couldn't|could not|can't|cannot|unable to|(not|n't) been able to) (find|locate|verify|confirm)"
     r"|does(n't| not) exist|not a (valid|real) date|(is|was) (a )?(mistake|error)|incorrect|inaccura"
     r"|confusion|mix-up|misunderstanding|false premise|not accurate|no such"

@@ -291,8 +291,10 @@ def _corrects_life_year(reading: Reading, head: list[str]) -> bool:
 
 
 def _denies_asked(sentence: str, question: str) -> bool:
-    """The sentence denies an entity of the question by name: "1899, but in London, not Torquay"
-    for "In what year was Alfred Hitchcock born in Torquay?"."""
+    """Whether the sentence denies an entity of the question by name.
+
+    "1899, but in London, not Torquay" for "In what year was Alfred Hitchcock born in Torquay?".
+    """
     return any(
         re.search(rf"\bnot\s+(?:(?:in|at|on|for|with|from|by)\s+)?(?:the\s+)?{re.escape(e)}\b", sentence)
         for e in question_entities(question)
