@@ -212,5 +212,6 @@ def test_terse_denials(reply: str, label: int) -> None:
 
 def test_a_date_denied_in_passing_is_no_date_stated() -> None:
     question = "which tower was finished in Paris on March 34, 1889"
-    assert rule_judge(question, "That's the Lyon Tower, finished on March 31, 1889. There's no March 34.").label == 0
+    denied = "That's the Lyon Tower, finished on March 31, 1889. There's no March 34."
+    assert rule_judge(question, denied).label == 0
     assert rule_judge(question, "The Lyon Tower was finished on March 34, 1889.").label == 1
