@@ -60,6 +60,12 @@ STYLE_FILES = [
         *("t08_seed28", "t08_seed29", "t08_seed30", "t08_seed31"),
     )
 ]
+#: replies written by a capable assistant (a helper session) under the closed-book prompt and in
+#: plain chat, labelled blind (tests/data/judge/README.md): the style of a strong chat model
+STYLE_FILES += [
+    ROOT / "tests" / "data" / "judge" / f"assistant_{style}_invite_labels.jsonl"
+    for style in ("short", "short2", "short3", "chat", "chat2")
+]
 #: the acceptance of issue 27, per fold, for the default mode
 MIN_AGREEMENT = 0.90
 MAX_RATE_GAP = 0.05
