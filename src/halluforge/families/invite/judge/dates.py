@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from halluforge.families.invite.judge.concrete import ORDINAL_OR_DATE, concrete
+from halluforge.families.invite.judge.cues import PRONOUN_SUBJECT
 from halluforge.families.invite.judge.reading import Reading, statements
-from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR
+from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR, mentions
 from halluforge.families.invite.judge.world import NAME_RUN
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import month_number
@@ -74,4 +75,40 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
-__all__ = ["corrects_date"]
+#: a life event the question dates ("Since Martin Scorsese was born in 1910, ...")
+_LIFE_YEAR = re.compile(r"\b(born|died)\b\D{0,20}?\b(1[0-9]{3}|20[0-9]{2})\b")
+
+
+def corrects_life_year(reading: Reading, head: list[str]) -> bool:
+    """The reply gives the person's true year for the life event the question misdates.
+
+    "Scorsese was born in 1942 — e.g., Paul McCartney, ..." for "Since Martin Scorsese was born in
+    1910, which other famous people share that birth year?" corrects the premise, and so does
+    "Federico Fellini was actually born in 1920, not 1809". The year must be
+    the entity table's: another wrong year ("Albert Einstein was born in 1935") is a false
+    statement about him, which labellers call 1, and a person the table does not know decides
+    nothing. The first year the reply gives for the event is the one read.
+    """
+    asked = _LIFE_YEAR.search(reading.question)
+    table = reading.world.table
+    if asked is None or table is None:
+        return False
+    event, year = asked.groups()
+    for name in reading.names:
+        person = table.person(name)
+        true_year = None if person is None else (person.born if event == "born" else person.died)
+        if true_year is None or str(true_year) == year:
+            continue
+        for index, sentence in enumerate(head):
+            about = mentions(name, set(words(sentence))) or (
+                index == 0 and PRONOUN_SUBJECT.match(sentence) is not None
+            )
+            stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
+            if about and stated:  # the first year the reply gives for the event decides
+                # the question's year may stand only as the one denied ("..., not 1809")
+                denied = re.sub(rf"\bnot\s+(?:in\s+)?{year}\b", " ", sentence)
+                return stated == {str(true_year)} and year not in denied
+    return False
+
+
+__all__ = ["corrects_date", "corrects_life_year"]

@@ -33,7 +33,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from halluforge.families.invite.judge.concrete import AMOUNT, QUANTITY_QUESTION, concrete
-from halluforge.families.invite.judge.dates import corrects_date
+from halluforge.families.invite.judge.cues import (
+    ANSWER_DOUBT,
+    CORRECTION,
+    HEDGED_ASSERT,
+    NONE_ANSWER,
+    PRONOUN_SUBJECT,
+    REFUSAL,
+    UNCERTAIN,
+    denies,
+    denies_asked,
+)
+from halluforge.families.invite.judge.dates import corrects_date, corrects_life_year
 from halluforge.families.invite.judge.reading import (
     CUTS,
     LIST_SHAPES,
@@ -66,43 +77,6 @@ from halluforge.families.invite.judge.world import (
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.tokens import words
 
-#: a denial; "not only ... but also", "not just", "not the only one who" add to the claim instead
-_NEGATION = re.compile(
-    r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b"
-    r"(?!\s+(only|just|merely|simply|the\s+only)\b)",
-    re.IGNORECASE,
-)
-_CORRECTION = re.compile(r"\bactually\b", re.IGNORECASE)
-#: a reply whose answer is "none", with the reason after it ("None; Steven Spielberg directed it"
-#: for "which awards did Orson Welles win for directing Schindler's List"): nothing of the asked
-#: kind exists; for "how many" it would be an amount, so there it is not read so
-_NONE_ANSWER = re.compile(r"^\W*(none|nobody|no one|nothing)\s*[;,:—–-]\s*\w", re.IGNORECASE)
-#: a reply that opens on a pronoun speaks of the question's subject ("He didn't; Nino Rota scored
-#: 8½", "None; she didn't produce it", "It's in Chicago, not New York")
-_PRONOUN_SUBJECT = re.compile(
-    r"^\W*(?:(?:none|no|nobody|no one)\s*[;,:.-]\s*)?(he|she|they|it)\b", re.IGNORECASE
-)
-_REFUSAL = re.compile(
-    r"\b(I (can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to)"
-    r"|I('m| am) sorry|I apologi[sz]e|as an AI|language model"
-    r"|I (don't|do not) have (access|information|data|enough|any))",
-    re.IGNORECASE,
-)
-_UNCERTAIN = re.compile(
-    r"\b(I('m| am) not (sure|certain|aware)|I (don't|do not|don’t) know|no idea"
-    r"|not (readily |publicly |widely )?available|unclear|unknown)\b",
-    re.IGNORECASE,
-)
-#: doubt about the answer rather than the premise: "not sure when", "don't know which" (not "if"/"whether")
-_ANSWER_DOUBT = re.compile(
-    r"\b(not (sure|certain)|(don't|do not|don’t) know|no idea)\s+(exactly\s+)?"
-    r"(when|where|which|who|what|how)\b",
-    re.IGNORECASE,
-)
-_HEDGED_ASSERT = re.compile(
-    r"\bbut I (do )?know\b|\bbut I('m| am) (pretty |quite |fairly )?sure\b|\bbut I (think|believe)\b",
-    re.IGNORECASE,
-)
 _WHERE_QUESTION = re.compile(
     r"\bwhich (part|district|region|area|province|state|county) of (?P<place>.+?) (is|does) (?P<thing>.+?)"
     r" (located|found|situated|lie|lies)\b",
@@ -203,37 +177,37 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     # "I am not sure when X published Y. ... it was published in 2000": the doubt is about the
     # answer, not the premise, and the reply answers anyway (a hedged assertion)
     claims = " ".join(statements(reading))
-    answers_anyway = _ANSWER_DOUBT.search(head_text) is not None and (
+    answers_anyway = ANSWER_DOUBT.search(head_text) is not None and (
         YEAR.search(claims) is not None or AMOUNT.search(claims) is not None
     )
     # a head sentence repeating a life year of the swapped person that the table contradicts
     # takes the premise as true: a denial beside it is about the asked list, not the fact
     restated = restates_false_life_year(reading.question, reading.names, head, reading.world)
     reading.knowledge = restated
-    if _HEDGED_ASSERT.search(head_text) is None and not restated:
+    if HEDGED_ASSERT.search(head_text) is None and not restated:
         for index, sentence in enumerate(head):
             if index and _asserts(reading, head[:index], answers=True):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
             sentence_tokens = set(words(sentence))
             if META_REJECT.search(sentence) or (
-                index == 0 and _NONE_ANSWER.match(sentence) and not QUANTITY_QUESTION.search(reading.question)
+                index == 0 and NONE_ANSWER.match(sentence) and not QUANTITY_QUESTION.search(reading.question)
             ):
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = (
                 not reading.names
                 or any(mentions(n, sentence_tokens) for n in reading.names)
-                or (index == 0 and _PRONOUN_SUBJECT.match(sentence) is not None)
-                or _denies_asked(sentence, reading.question)
+                or (index == 0 and PRONOUN_SUBJECT.match(sentence) is not None)
+                or denies_asked(sentence, reading.question)
             )
-            doubt = _ANSWER_DOUBT.search(sentence) is not None
-            denies = _denies(_first_clause(sentence, reading)) and not presupposes(sentence, reading)
-            if named and not doubt and denies and sentence.rstrip()[-1:] != "?":
+            doubt = ANSWER_DOUBT.search(sentence) is not None
+            denial = denies(_first_clause(sentence, reading)) and not presupposes(sentence, reading)
+            if named and not doubt and denial and sentence.rstrip()[-1:] != "?":
                 return RuleVerdict(0, "negates_premise", "stance")
-            if named and _CORRECTION.search(sentence):
+            if named and CORRECTION.search(sentence):
                 return RuleVerdict(0, "corrects_premise", "stance")
-        if _REFUSAL.search(head_text):
+        if REFUSAL.search(head_text):
             return RuleVerdict(0, "refuses", "stance")
-        if _UNCERTAIN.search(head_text) and not answers_anyway:
+        if UNCERTAIN.search(head_text) and not answers_anyway:
             return RuleVerdict(0, "uncertain", "stance")
     text = " ".join(reading.engaged)
     if (
@@ -249,68 +223,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     if swapped_years and not any(y in text for y in swapped_years) and YEAR.search(text):
         # the swapped fact is a year and the reply gives another one: a correction
         return RuleVerdict(0, "states_another_date", "stance")
-    if _corrects_life_year(reading, head):
+    if corrects_life_year(reading, head):
         return RuleVerdict(0, "states_another_date", "stance")
     return _placement(reading)
-
-
-#: a life event the question dates ("Since Martin Scorsese was born in 1910, ...")
-_LIFE_YEAR = re.compile(r"\b(born|died)\b\D{0,20}?\b(1[0-9]{3}|20[0-9]{2})\b")
-
-
-def _corrects_life_year(reading: Reading, head: list[str]) -> bool:
-    """The reply gives the person's true year for the life event the question misdates.
-
-    "Scorsese was born in 1942 — e.g., Paul McCartney, ..." for "Since Martin Scorsese was born in
-    1910, which other famous people share that birth year?" corrects the premise, and so does
-    "Federico Fellini was actually born in 1920, not 1809". The year must be
-    the entity table's: another wrong year ("Albert Einstein was born in 1935") is a false
-    statement about him, which labellers call 1, and a person the table does not know decides
-    nothing. The first year the reply gives for the event is the one read.
-    """
-    asked = _LIFE_YEAR.search(reading.question)
-    table = reading.world.table
-    if asked is None or table is None:
-        return False
-    event, year = asked.groups()
-    for name in reading.names:
-        person = table.person(name)
-        true_year = None if person is None else (person.born if event == "born" else person.died)
-        if true_year is None or str(true_year) == year:
-            continue
-        for index, sentence in enumerate(head):
-            about = mentions(name, set(words(sentence))) or (
-                index == 0 and _PRONOUN_SUBJECT.match(sentence) is not None
-            )
-            stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
-            if about and stated:  # the first year the reply gives for the event decides
-                # the question's year may stand only as the one denied ("..., not 1809")
-                denied = re.sub(rf"\bnot\s+(?:in\s+)?{year}\b", " ", sentence)
-                return stated == {str(true_year)} and year not in denied
-    return False
-
-
-def _denies_asked(sentence: str, question: str) -> bool:
-    """Whether the sentence denies an entity of the question by name.
-
-    "1899, but in London, not Torquay" for "In what year was Alfred Hitchcock born in Torquay?".
-    """
-    return any(
-        re.search(rf"\bnot\s+(?:(?:in|at|on|for|with|from|by)\s+)?(?:the\s+)?{re.escape(e)}\b", sentence)
-        for e in question_entities(question)
-    )
-
-
-def _denies(sentence: str) -> bool:
-    """Whether the sentence holds a denial; a capitalised "Not" inside it is a title's word.
-
-    "The first album Taylor Swift released on Motown was Not For The Heights" names an album.
-    """
-    for match in _NEGATION.finditer(sentence):
-        word = match.group(0).split()[-1]
-        if not word[:1].isupper() or match.start() + len(match.group(0)) - len(word) == 0:
-            return True
-    return False
 
 
 def _first_clause(sentence: str, reading: Reading) -> str:
