@@ -1,4 +1,4 @@
-"""Date questions: when another date in a reply corrects the impossible one.
+"""Dates that correct: another date for an impossible one, a person's true life year for a wrong one.
 
 A reply to "which ship sank on April 34, 1912" that gives another, real date ("The Titanic sank
 on April 15, 1912") corrects the premise implicitly, as INVITE's labels read it, unless the answer
@@ -6,6 +6,10 @@ beside that date is wrong: "The USS Arizona Memorial in Arizona was attacked on 
 for the naval base attacked "on December 34, 1941" explicitly states something inaccurate, which
 INVITE counts as a hallucination (the team's convention since issue 27's round seven, stated in
 the labelling brief; docs/judge.md).
+
+A false premise that misdates a life ("Since Martin Scorsese was born in 1910, ...") is
+corrected by a reply giving the person's true year, as the entity table has it
+(:func:`corrects_life_year`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from halluforge.families.invite.judge.concrete import ORDINAL_OR_DATE, concrete
 from halluforge.families.invite.judge.cues import PRONOUN_SUBJECT
 from halluforge.families.invite.judge.reading import Reading, statements
 from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR, mentions
-from halluforge.families.invite.judge.world import NAME_RUN
+from halluforge.families.invite.judge.world import NAME_RUN, life_facts
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import month_number
 from halluforge.textkit.tokens import words
@@ -75,7 +79,7 @@ def _other_day(reading: Reading) -> bool:
     return False
 
 
-#: a life event the question dates ("Since Martin Scorsese was born in 1910, ...")
+#: a life event a reply dates ("Scorsese was born in 1942")
 _LIFE_YEAR = re.compile(r"\b(born|died)\b\D{0,20}?\b(1[0-9]{3}|20[0-9]{2})\b")
 
 
@@ -89,16 +93,8 @@ def corrects_life_year(reading: Reading, head: list[str]) -> bool:
     statement about him, which labellers call 1, and a person the table does not know decides
     nothing. The first year the reply gives for the event is the one read.
     """
-    asked = _LIFE_YEAR.search(reading.question)
-    table = reading.world.table
-    if asked is None or table is None:
-        return False
-    event, year = asked.groups()
-    for name in reading.names:
-        person = table.person(name)
-        true_year = None if person is None else (person.born if event == "born" else person.died)
-        if true_year is None or str(true_year) == year:
-            continue
+    for name, event, claimed, true_year in life_facts(reading.question, reading.names, reading.world):
+        year = str(claimed)
         for index, sentence in enumerate(head):
             about = mentions(name, set(words(sentence))) or (
                 index == 0 and PRONOUN_SUBJECT.match(sentence) is not None
