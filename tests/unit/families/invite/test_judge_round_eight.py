@@ -45,6 +45,7 @@ _DIRECT = "How long did it take Orla Brenn to direct The Salt Road?"
     [
         ("Orla Brenn is not the only one who directed The Salt Road.", 1),
         ("Orla Brenn was not just the director of The Salt Road but also its writer.", 1),
+        ("It wasn't until 1999 that Orla Brenn directed The Salt Road, in three weeks.", 1),
         ("Orla Brenn did not direct The Salt Road.", 0),
         ("Not Orla Brenn: The Salt Road was directed by Tam Ives.", 0),
         ("Orla Brenn never directed The Salt Road.", 0),

@@ -13,10 +13,11 @@ import re
 
 from halluforge.families.invite.judge.text import question_entities
 
-#: a denial; "not only ... but also", "not just", "not the only one who" add to the claim instead
+#: a denial; "not only ... but also", "not just", "not the only one who" add to the claim instead,
+#: and "it was not until 1995 that ..." dates it
 NEGATION = re.compile(
     r"\b((did|does|do|was|were|is|are|has|have|had)(\s+not|n't)|never|not)\b"
-    r"(?!\s+(only|just|merely|simply|the\s+only)\b)",
+    r"(?!\s+(only|just|merely|simply|the\s+only|until)\b)",
     re.IGNORECASE,
 )
 CORRECTION = re.compile(r"\bactually\b", re.IGNORECASE)
