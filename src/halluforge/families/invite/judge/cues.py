@@ -30,6 +30,9 @@ NONE_ANSWER = re.compile(r"^\W*(none|nobody|no one|nothing)\s*[;,:—–-]\s*\w"
 PRONOUN_SUBJECT = re.compile(
     r"^\W*(?:(?:none|no|nobody|no one)\s*[;,:.-]\s*)?(he|she|they|it)\b", re.IGNORECASE
 )
+#: a sentence about the asked person by pronoun, possessives too ("He studied at Wellesley",
+#: "His first album ..."): read for what it asserts, where PRONOUN_SUBJECT is read for a denial
+PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
 REFUSAL = re.compile(
     r"\b(I (can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to)"
     r"|I('m| am) sorry|I apologi[sz]e|as an AI|language model"
@@ -71,7 +74,7 @@ def denies(sentence: str) -> bool:
     """
     for match in NEGATION.finditer(sentence):
         word = match.group(0).split()[-1]
-        if not word[:1].isupper() or match.start() + len(match.group(0)) - len(word) == 0:
+        if not word[:1].isupper() or match.end() == len(word):  # lower case, or the sentence's first word
             return True
     return False
 
@@ -82,6 +85,7 @@ __all__ = [
     "HEDGED_ASSERT",
     "NEGATION",
     "NONE_ANSWER",
+    "PRONOUN_START",
     "PRONOUN_SUBJECT",
     "REFUSAL",
     "UNCERTAIN",

@@ -20,7 +20,7 @@ from halluforge.families.invite.judge.concrete import ORDINAL_OR_DATE, concrete
 from halluforge.families.invite.judge.cues import PRONOUN_SUBJECT
 from halluforge.families.invite.judge.reading import Reading, statements
 from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR, mentions
-from halluforge.families.invite.judge.world import NAME_RUN, life_facts
+from halluforge.families.invite.judge.world import NAME_RUN, life_facts, without_denied_year
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import month_number
 from halluforge.textkit.tokens import words
@@ -102,8 +102,7 @@ def corrects_life_year(reading: Reading, head: list[str]) -> bool:
             stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
             if about and stated:  # the first year the reply gives for the event decides
                 # the question's year may stand only as the one denied ("..., not 1809")
-                denied = re.sub(rf"\bnot\s+(?:in\s+)?{year}\b", " ", sentence)
-                return stated == {str(true_year)} and year not in denied
+                return stated == {str(true_year)} and year not in without_denied_year(sentence, year)
     return False
 
 

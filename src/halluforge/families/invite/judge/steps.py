@@ -38,6 +38,7 @@ from halluforge.families.invite.judge.cues import (
     CORRECTION,
     HEDGED_ASSERT,
     NONE_ANSWER,
+    PRONOUN_START,
     PRONOUN_SUBJECT,
     REFUSAL,
     UNCERTAIN,
@@ -101,7 +102,6 @@ _QUESTION_FORM = {
 }
 #: a list item's number or bullet before its text ("2. He was a monk")
 _LIST_MARK = re.compile(r"^\s*(\d+[.)]|[-*•])\s*")
-_PRONOUN_START = re.compile(r"^\s*(he|she|they|it|his|her|their)\b", re.IGNORECASE)
 _PLACEMENT = re.compile(
     r"\b((is|was|are) (located|situated|found|based) (in|at)|is in|lies in"
     r"|is an? (\w+ )?(city|town|village|commune|municipality|district|region|airport|station)\b)",
@@ -294,7 +294,7 @@ def assertion(reading: Reading) -> RuleVerdict:
             not others or any(mentions(o, sentence_words) for o in others) or _OBJECT_PRONOUN.search(sentence)
         ):
             return RuleVerdict(1, "asserts_premise", "assertion")
-        if _PRONOUN_START.match(sentence) and (
+        if PRONOUN_START.match(sentence) and (
             any(mentions(n, sentence_words) for n in asked) or _shares_verb(sentence, reading)
         ):
             # "He studied at Wellesley College", "He was studying evolution": the asked person by
@@ -326,7 +326,7 @@ def _about_entity_only(sentence: str, reading: Reading, others: list[str]) -> bo
     answer, not a biography.
     """
     sentence_words = set(words(sentence))
-    about = any(mentions(n, sentence_words) for n in reading.names) or _PRONOUN_START.match(
+    about = any(mentions(n, sentence_words) for n in reading.names) or PRONOUN_START.match(
         _LIST_MARK.sub("", sentence)
     )
     named = {w for n in reading.names for w in words(n)}

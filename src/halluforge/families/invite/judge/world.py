@@ -228,10 +228,16 @@ def restates_false_life_year(question: str, names: list[str], sentences: list[st
     for name, event, claimed, true_year in life_facts(question, names, world):
         surname = words(name)[-1:]
         for sentence in sentences:
-            kept = re.sub(rf"\bnot\s+(?:in\s+)?{claimed}\b", " ", sentence)  # "..., not 1809" denies it
-            if set(surname) <= set(words(sentence)) and str(claimed) in _YEAR.findall(kept):
+            if set(surname) <= set(words(sentence)) and str(claimed) in _YEAR.findall(
+                without_denied_year(sentence, claimed)
+            ):
                 return f"entity table: {name} {event} {true_year}, not {claimed} as the reply repeats"
     return ""
+
+
+def without_denied_year(sentence: str, year: int | str) -> str:
+    """The sentence less a year it denies ("Fellini was actually born in 1920, not 1809")."""
+    return re.sub(rf"\bnot\s+(?:in\s+)?{year}\b", " ", sentence)
 
 
 def known_person(names: list[str], world: World) -> Entity | None:
@@ -267,6 +273,11 @@ def false_life_year(person: Entity, sentences: list[str]) -> str:
 # -- where the asked place lies --------------------------------------------------------------
 
 
+def _country_of(place: str, table: EntityTable) -> str | None:
+    """The country a place name is, or the one the table puts the place in (None when unknown)."""
+    return table.country(place) or getattr(table.place(place), "country", None)
+
+
 def placement_fact(
     sentence: str, thing: str, place: str, world: World, *, alone: bool = False
 ) -> tuple[str | None, str]:
@@ -291,7 +302,7 @@ def placement_fact(
     truth = known.country if known is not None else None
     if truth is None:
         return None, ""
-    asked = table.country(place) or getattr(table.place(place), "country", None)
+    asked = _country_of(place, table)
     rest = re.sub(re.escape(thing), " ", sentence, flags=re.IGNORECASE)
     named = {country for country, _ in countries_named(rest, table)}
     if not named:
@@ -315,7 +326,7 @@ def names_asked_country(sentence: str, place: str, world: World) -> bool:
     if world.table is None:
         return False
     table = world.table
-    asked = table.country(place) or getattr(table.place(place), "country", None)
+    asked = _country_of(place, table)
     if asked is None:
         return False
     initials = "".join(w[0] for w in asked.split() if w[:1].isupper())
@@ -338,5 +349,6 @@ __all__ = [
     "names_asked_country",
     "placement_fact",
     "restates_false_life_year",
+    "without_denied_year",
     "world_of",
 ]
