@@ -37,6 +37,7 @@ from halluforge.families.invite.judge.cues import (
     ANSWER_DOUBT,
     CORRECTION,
     HEDGED_ASSERT,
+    NEGATION,
     NONE_ANSWER,
     PRONOUN_START,
     PRONOUN_SUBJECT,
@@ -228,16 +229,53 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     return _placement(reading)
 
 
+#: what a denial after the premise stated whole may hang on: a phrase added after a comma or
+#: "and"/"or" (bare "not"/"never"), a coordinated clause ("and did not ..."), a relative clause
+_APPENDED = re.compile(r"(,|\band|\bor)\s*$", re.IGNORECASE)
+_COORDINATED = re.compile(r"\b(and|or)\s*$", re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(which|that|who|whom|whose)(\s+\w+){0,2}\s*$", re.IGNORECASE)
+#: a denial of the answer itself ("..., not the answer", "which is not true") takes it back
+_RETRACTS = re.compile(r"\b(answer|true|correct|right|accurate|the case)\b", re.IGNORECASE)
+
+
 def _first_clause(sentence: str, reading: Reading) -> str:
-    """The sentence before a "but" clause, when that first part states the premise by itself.
+    """The sentence before a "but" clause or a denial, when that first part states the premise by itself.
 
     "The first album Marvin Gaye released on Sun Records was "Trouble in Heaven" but it was not
     on Sun Records": the answer comes first, and an aside after "but" does not take it back, as
-    a later sentence would not. A first part with no claim of its own is read with the rest.
+    a later sentence would not. Likewise a denial that names nothing the premise is made of,
+    after the premise stated whole: "Richard Feynman received the Nobel Prize in Literature, not
+    in the traditional sense"; "Bob Dylan started performing with Pink Floyd at the age of 22,
+    not 1995". A denial naming an asked entity, a swapped one or the impossible date is read
+    with the rest ("... in 1899, not in Torquay"). A first part with no claim of its own is
+    read with the rest.
     """
     head, sep, _ = sentence.partition(" but ")
     head = head.rstrip(" ,;")
-    return head if sep and _asserts(reading, [head]) else sentence
+    if sep and _asserts(reading, [head]):
+        return head
+    first = next(NEGATION.finditer(sentence), None)
+    if first is None:
+        return sentence
+    before, denied = sentence[: first.start()], sentence[first.start() :]
+    # the denial belongs to an added phrase (", not 1995", "and never") or a clause of its own
+    # ("which is not", "that he didn't own"), not to the sentence's main verb ("X, Y, was not")
+    bare = first.group(0).lower() in ("not", "never")
+    joined = _APPENDED.search(before) if bare else _COORDINATED.search(before)
+    denied_words = set(words(denied))
+    premise = [*question_entities(reading.question), *reading.names]
+    asked_years = set(YEAR.findall(reading.question))
+    if (
+        (joined or _RELATIVE.search(before))
+        and not _RETRACTS.search(denied)
+        and not any(mentions(name, denied_words) for name in premise)
+        and not any(repeats(date, denied) for date in reading.bad_dates)
+        # "born in 1831, which is not ..." for a birth in 1869: another year corrects the premise
+        and not (asked_years and YEAR.search(before) and not asked_years & set(YEAR.findall(before)))
+        and _asserts(reading, [before.rstrip(" ,;")])
+    ):
+        return before.rstrip(" ,;")
+    return sentence
 
 
 def _asserts(reading: Reading, sentences: list[str], *, answers: bool = False) -> bool:

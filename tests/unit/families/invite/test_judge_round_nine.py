@@ -1,0 +1,71 @@
+"""A denial after the premise stated whole, about something else, takes nothing back (issue 27, round nine).
+
+"Richard Feynman received the Nobel Prize in Literature, not in the traditional sense": the
+premise is stated first, and the "not" belongs to a phrase added after it. Read from the
+replies the stance step called ``negates_premise`` over every labelled file (sampled SmolLM2
+replies mostly: there the step agreed with the blind label on 11 of 29). Real rows are
+dev-half rows (``sha256(id) % 2 == 0``) of ``tests/data/judge/smollm2_<file>_invite_labels.jsonl``;
+the hand-made cases show the rule is about where the denial sits, not the wording of one reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from halluforge.families.invite.judge import rule_judge
+from judge_shapes import judge_row, shape_row
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id"),
+    [
+        # "Richard Feynman received the Nobel Prize in Literature, not in the traditional sense."
+        ("t08_seed10", "88610043d4006a29"),
+        # "Bob Dylan started performing with Pink Floyd at the age of 22, not 1995."
+        ("t08_seed19", "5218447738ea66a5"),
+        # "Charlie Watts started performing with The Police in 1991 and ended up with a record
+        # that he didn't own."
+        ("t08_seed26", "e488798418370af9"),
+        # "What inspired Fran Walsh to write "Alien" was a long and winding road ... that might
+        # otherwise not have been recognized."
+        ("t08_seed30", "bd5d82becd7591b9"),
+    ],
+)
+def test_real_replies_get_their_blind_label(name: str, row_id: str) -> None:
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
+    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
+    verdict = judge_row(row)
+    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), "asserts_premise"), verdict
+
+
+_QUESTION = "Which role did Orla Brenn play in The Salt Road?"
+_ENTITIES = ("Orla Brenn",)
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        # the denial hangs on an added phrase or a clause of its own: the premise stands
+        ("Orla Brenn played the ferryman in The Salt Road, not the lead.", 1),
+        ("Orla Brenn played the ferryman in The Salt Road and never looked back.", 1),
+        ("Orla Brenn played the ferryman in The Salt Road, a part which was not in the novel.", 1),
+        # the denial is the main verb, or names what the premise is made of: it denies the premise
+        ("Orla Brenn, a painter, did not play in The Salt Road.", 0),
+        ("Orla Brenn never played in The Salt Road.", 0),
+        ("Tam Ives played the ferryman in The Salt Road, not Orla Brenn.", 0),
+        # a denial of the answer itself takes it back
+        ("Orla Brenn played the ferryman in The Salt Road, which is not true.", 0),
+    ],
+)
+def test_where_the_denial_sits(reply: str, label: int) -> None:
+    verdict = rule_judge(_QUESTION, reply, entities=_ENTITIES)
+    assert verdict.label == label, verdict
+
+
+def test_another_year_before_the_denial_still_corrects() -> None:
+    # a birth year that is not the question's stays a correction of the premise
+    question = "Since Orla Brenn was born in 1869, which other famous people share that birth year?"
+    reply = "Orla Brenn was born in 1831, which is not a birth year of anyone famous."
+    assert rule_judge(question, reply, entities=("Orla Brenn",)).label == 0
