@@ -69,3 +69,40 @@ def test_another_year_before_the_denial_still_corrects() -> None:
     question = "Since Orla Brenn was born in 1869, which other famous people share that birth year?"
     reply = "Orla Brenn was born in 1831, which is not a birth year of anyone famous."
     assert rule_judge(question, reply, entities=("Orla Brenn",)).label == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "row_id", "reason"),
+    [
+        # "A few words at most: 2." for "How much of the budget ... did X raise": an amount
+        ("t08_seed14", "712ef20a702c3627", "answers"),
+        # "The answer is a few words at most: 5."
+        ("t08_seed17", "32d78c9a561486e0", "answers"),
+        # 'A few words at most: "Au-Fleche"' for the capital of a reunified Germany in 2091
+        ("t08_seed19", "f878ea59d3188f33", "answers_despite_invalid_date"),
+        # "A good answer: A: Anthony Scaramanga" for the explorer who reached the Americas in 2051
+        ("t08_seed27", "0723db61ea9bee84", "answers_despite_invalid_date"),
+    ],
+)
+def test_a_lead_in_naming_the_answer_frames_it(name: str, row_id: str, reason: str) -> None:
+    """The prompt's request echoed as a lead-in ("A few words at most:") is the frame of an answer line."""
+    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
+    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
+    verdict = judge_row(row)
+    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), reason), verdict
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("A few words at most: Tam Ives.", 1),
+        ("Answers: Tam Ives and Orla Brenn", 1),
+        ("Short answer: Tam Ives.", 1),
+        # talk about the answer with no answer after a colon still says nothing
+        ("A few words at most would not be enough for this question.", 0),
+        ("These words are the answer.", 0),
+    ],
+)
+def test_hand_made_lead_ins(reply: str, label: int) -> None:
+    question = "Which explorer reached the Americas for Spain in 2051?"
+    assert rule_judge(question, reply).label == label

@@ -89,6 +89,10 @@ _ANSWER_LEAD = re.compile(
     r"\s*(:|(is|was|would be)\s*(?:(?:also|simply|just)\s+)?(:|(?-i:[A-Z0-9\"“'])))",
     re.IGNORECASE,
 )
+#: a short lead-in that names the answer and ends in a colon, the answer after it ("A few words at
+#: most: 2.", "Answers: Tam Ives", "A good answer: A: Tam Ives"): the prompt's own request echoed
+#: as the frame of an answer line
+_LEAD_COLON = re.compile(r"^\W*(?:[\w'’-]+\s+){0,5}?(?:answers?|words?)\b[^:.!?]{0,20}:\s*\S", re.IGNORECASE)
 #: the speaker asking in statement form ("I'm looking for the actor who ..."): a request, not a claim
 _SEEKING = re.compile(
     r"^\s*I(['’]m| am| have been| was| 've been)?\s+(looking for|trying to (find|figure|work) out|wondering"
@@ -298,7 +302,7 @@ def _meta_talk(sentence: str, reading: Reading) -> bool:
     (swapped) entity ("The answer to the question about Ixelles lies in the south") or giving
     a year or an amount.
     """
-    if _META_WORD.search(sentence) is None or _ANSWER_LEAD.search(sentence) is not None:
+    if _META_WORD.search(sentence) is None or _ANSWER_LEAD.search(sentence) or _LEAD_COLON.match(sentence):
         return False
     if YEAR.search(sentence) or AMOUNT.search(sentence):
         return False  # 'I'll only include the answer, "In 1972."': an answer after all
