@@ -58,6 +58,7 @@ STYLE_FILES = [
         *("seed16", "t08_seed17", "seed18", "t08_seed19", "seed20", "t08_seed21", "seed22", "t08_seed23"),
         *("t08_seed24", "t08_seed25", "t08_seed26", "t08_seed27"),
         *("t08_seed28", "t08_seed29", "t08_seed30", "t08_seed31"),
+        *("t08_seed40", "t08_seed41", "t08_seed42", "t08_seed43"),
     )
 ]
 #: replies written by a capable assistant (a helper session) under the closed-book prompt and in
