@@ -10,8 +10,10 @@ by pronoun ("He didn't; …"), and an answer of "none" with its reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from halluforge.families.invite.judge.text import question_entities
+from halluforge.families.invite.judge.text import mentions, question_entities
+from halluforge.textkit.tokens import words
 
 #: a denial; "not only ... but also", "not just", "not the only one who" add to the claim instead,
 #: and "it was not until 1995 that ..." dates it
@@ -67,6 +69,18 @@ def denies_asked(sentence: str, question: str) -> bool:
     )
 
 
+def speaks_of(sentence: str, names: Sequence[str], index: int) -> bool:
+    """Whether the reply's sentence number ``index`` speaks of one of ``names``.
+
+    It mentions one by name, or it is the reply's first sentence and opens on a pronoun ("He
+    didn't; Nino Rota scored 8½"): a reply's opening pronoun stands for the question's subject.
+    """
+    tokens = set(words(sentence))
+    return any(mentions(name, tokens) for name in names) or (
+        index == 0 and PRONOUN_SUBJECT.match(sentence) is not None
+    )
+
+
 def denies(sentence: str) -> bool:
     """Whether the sentence holds a denial; a capitalised "Not" inside it is a title's word.
 
@@ -91,4 +105,5 @@ __all__ = [
     "UNCERTAIN",
     "denies",
     "denies_asked",
+    "speaks_of",
 ]

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 
 from halluforge.families.invite.judge.concrete import ORDINAL_OR_DATE, concrete
-from halluforge.families.invite.judge.cues import PRONOUN_SUBJECT
+from halluforge.families.invite.judge.cues import speaks_of
 from halluforge.families.invite.judge.reading import Reading, statements
-from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR, mentions
+from halluforge.families.invite.judge.text import LIFE_SPAN, STOP, YEAR
 from halluforge.families.invite.judge.world import NAME_RUN, life_facts, without_denied_year
 from halluforge.textkit.answers import contains_answer
 from halluforge.textkit.dates import month_number
@@ -96,9 +96,7 @@ def corrects_life_year(reading: Reading, head: list[str]) -> bool:
     for name, event, claimed, true_year in life_facts(reading.question, reading.names, reading.world):
         year = str(claimed)
         for index, sentence in enumerate(head):
-            about = mentions(name, set(words(sentence))) or (
-                index == 0 and PRONOUN_SUBJECT.match(sentence) is not None
-            )
+            about = speaks_of(sentence, [name], index)
             stated = {m.group(2) for m in _LIFE_YEAR.finditer(sentence) if m.group(1) == event}
             if about and stated:  # the first year the reply gives for the event decides
                 # the question's year may stand only as the one denied ("..., not 1809")

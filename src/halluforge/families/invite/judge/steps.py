@@ -40,11 +40,11 @@ from halluforge.families.invite.judge.cues import (
     NEGATION,
     NONE_ANSWER,
     PRONOUN_START,
-    PRONOUN_SUBJECT,
     REFUSAL,
     UNCERTAIN,
     denies,
     denies_asked,
+    speaks_of,
 )
 from halluforge.families.invite.judge.dates import corrects_date, corrects_life_year
 from halluforge.families.invite.judge.reading import (
@@ -189,15 +189,13 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
         for index, sentence in enumerate(head):
             if index and _asserts(reading, head[:index], answers=True):
                 break  # an answer stated first is not taken back by a later aside ("set in a fictional town")
-            sentence_tokens = set(words(sentence))
             if META_REJECT.search(sentence) or (
                 index == 0 and NONE_ANSWER.match(sentence) and not QUANTITY_QUESTION.search(reading.question)
             ):
                 return RuleVerdict(0, "rejects_premise", "stance")
             named = (
                 not reading.names
-                or any(mentions(n, sentence_tokens) for n in reading.names)
-                or (index == 0 and PRONOUN_SUBJECT.match(sentence) is not None)
+                or speaks_of(sentence, reading.names, index)
                 or denies_asked(sentence, reading.question)
             )
             doubt = ANSWER_DOUBT.search(sentence) is not None
