@@ -1,11 +1,12 @@
-"""A denial after the premise stated whole, about something else, takes nothing back (issue 27, round nine).
+"""Where a denial sits, and a lead-in that frames an answer line (issue 27, round nine).
 
 "Richard Feynman received the Nobel Prize in Literature, not in the traditional sense": the
 premise is stated first, and the "not" belongs to a phrase added after it. Read from the
 replies the stance step called ``negates_premise`` over every labelled file (sampled SmolLM2
-replies mostly: there the step agreed with the blind label on 11 of 29). Real rows are
+replies mostly: there the step agreed with the blind label on 11 of 29). "A few words at most:
+2." echoes the prompt's request before the answer, as "The answer is:" does. Real rows are
 dev-half rows (``sha256(id) % 2 == 0``) of ``tests/data/judge/smollm2_<file>_invite_labels.jsonl``;
-the hand-made cases show the rule is about where the denial sits, not the wording of one reply.
+the hand-made cases show each rule is about the shape of a sentence, not the wording of one reply.
 """
 
 from __future__ import annotations
@@ -19,25 +20,35 @@ from judge_shapes import judge_row, shape_row
 
 
 @pytest.mark.parametrize(
-    ("name", "row_id"),
+    ("name", "row_id", "reason"),
     [
+        # a denial after the premise stated whole:
         # "Richard Feynman received the Nobel Prize in Literature, not in the traditional sense."
-        ("t08_seed10", "88610043d4006a29"),
+        ("t08_seed10", "88610043d4006a29", "asserts_premise"),
         # "Bob Dylan started performing with Pink Floyd at the age of 22, not 1995."
-        ("t08_seed19", "5218447738ea66a5"),
+        ("t08_seed19", "5218447738ea66a5", "asserts_premise"),
         # "Charlie Watts started performing with The Police in 1991 and ended up with a record
         # that he didn't own."
-        ("t08_seed26", "e488798418370af9"),
+        ("t08_seed26", "e488798418370af9", "asserts_premise"),
         # "What inspired Fran Walsh to write "Alien" was a long and winding road ... that might
         # otherwise not have been recognized."
-        ("t08_seed30", "bd5d82becd7591b9"),
+        ("t08_seed30", "bd5d82becd7591b9", "asserts_premise"),
+        # the prompt's request echoed as a lead-in is the frame of an answer line:
+        # "A few words at most: 2." for "How much of the budget ... did X raise": an amount
+        ("t08_seed14", "712ef20a702c3627", "answers"),
+        # "The answer is a few words at most: 5."
+        ("t08_seed17", "32d78c9a561486e0", "answers"),
+        # 'A few words at most: "Au-Fleche"' for the capital of a reunified Germany in 2091
+        ("t08_seed19", "f878ea59d3188f33", "answers_despite_invalid_date"),
+        # "A good answer: A: Anthony Scaramanga" for the explorer who reached the Americas in 2051
+        ("t08_seed27", "0723db61ea9bee84", "answers_despite_invalid_date"),
     ],
 )
-def test_real_replies_get_their_blind_label(name: str, row_id: str) -> None:
+def test_real_replies_get_their_blind_label(name: str, row_id: str, reason: str) -> None:
     assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
     row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
     verdict = judge_row(row)
-    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), "asserts_premise"), verdict
+    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), reason), verdict
 
 
 _QUESTION = "Which role did Orla Brenn play in The Salt Road?"
@@ -69,27 +80,6 @@ def test_another_year_before_the_denial_still_corrects() -> None:
     question = "Since Orla Brenn was born in 1869, which other famous people share that birth year?"
     reply = "Orla Brenn was born in 1831, which is not a birth year of anyone famous."
     assert rule_judge(question, reply, entities=("Orla Brenn",)).label == 0
-
-
-@pytest.mark.parametrize(
-    ("name", "row_id", "reason"),
-    [
-        # "A few words at most: 2." for "How much of the budget ... did X raise": an amount
-        ("t08_seed14", "712ef20a702c3627", "answers"),
-        # "The answer is a few words at most: 5."
-        ("t08_seed17", "32d78c9a561486e0", "answers"),
-        # 'A few words at most: "Au-Fleche"' for the capital of a reunified Germany in 2091
-        ("t08_seed19", "f878ea59d3188f33", "answers_despite_invalid_date"),
-        # "A good answer: A: Anthony Scaramanga" for the explorer who reached the Americas in 2051
-        ("t08_seed27", "0723db61ea9bee84", "answers_despite_invalid_date"),
-    ],
-)
-def test_a_lead_in_naming_the_answer_frames_it(name: str, row_id: str, reason: str) -> None:
-    """The prompt's request echoed as a lead-in ("A few words at most:") is the frame of an answer line."""
-    assert int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0, "a dev-half row"
-    row = shape_row(f"smollm2_{name}_invite_labels.jsonl", row_id)
-    verdict = judge_row(row)
-    assert (verdict.label, verdict.reason) == (int(row["hallucination_label"]), reason), verdict
 
 
 @pytest.mark.parametrize(
