@@ -227,9 +227,9 @@ def stance(reading: Reading, *, head_sentences: int = 3) -> RuleVerdict | None:
     return _placement(reading)
 
 
-#: what a denial after the premise stated whole may hang on: a phrase added after a comma or
-#: "and"/"or" (bare "not"/"never"), a coordinated clause ("and did not ..."), a relative clause
-_APPENDED = re.compile(r"(,|\band|\bor)\s*$", re.IGNORECASE)
+#: what a denial after the premise stated whole may hang on: a coordinated clause or phrase
+#: ("and did not ...", "and never"), a phrase added after a comma (bare "not"/"never" only), a
+#: relative clause
 _COORDINATED = re.compile(r"\b(and|or)\s*$", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(which|that|who|whom|whose)(\s+\w+){0,2}\s*$", re.IGNORECASE)
 #: a denial of the answer itself ("..., not the answer", "which is not true") takes it back
@@ -256,10 +256,11 @@ def _first_clause(sentence: str, reading: Reading) -> str:
     if first is None:
         return sentence
     before, denied = sentence[: first.start()], sentence[first.start() :]
+    claim = before.rstrip(" ,;")
     # the denial belongs to an added phrase (", not 1995", "and never") or a clause of its own
     # ("which is not", "that he didn't own"), not to the sentence's main verb ("X, Y, was not")
     bare = first.group(0).lower() in ("not", "never")
-    joined = _APPENDED.search(before) if bare else _COORDINATED.search(before)
+    joined = _COORDINATED.search(before) or (bare and before.rstrip().endswith(","))
     denied_words = set(words(denied))
     premise = [*question_entities(reading.question), *reading.names]
     asked_years = set(YEAR.findall(reading.question))
@@ -270,9 +271,9 @@ def _first_clause(sentence: str, reading: Reading) -> str:
         and not any(repeats(date, denied) for date in reading.bad_dates)
         # "born in 1831, which is not ..." for a birth in 1869: another year corrects the premise
         and not (asked_years and YEAR.search(before) and not asked_years & set(YEAR.findall(before)))
-        and _asserts(reading, [before.rstrip(" ,;")])
+        and _asserts(reading, [claim])
     ):
-        return before.rstrip(" ,;")
+        return claim
     return sentence
 
 
