@@ -230,6 +230,9 @@ class AnswerSwap(Generator):
         restated = restatement(evidence, gold, kind, example.question)
         if restated is not None:  # any wrong answer would leave the passage contradicting itself
             return [self.skip(item, f"{RESTATED}: {restated}")]
+        namesake = self.wrong.namesake(evidence, gold, kind)
+        if namesake is not None:
+            return [self.skip(item, namesake)]
         rng = random.Random(int(stable_id("answer_swap", ctx.seed, self.input_id(item)), 16))
         templates = self.templates()
 

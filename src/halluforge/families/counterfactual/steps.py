@@ -254,7 +254,8 @@ async def counterfactual_answer(
     ``knowledge`` off skips the table, the invented names and those checks; ``real_donors``
     (:meth:`~halluforge.families.shared.wrong_answer.WrongAnswer.no_real_donor`) ``never``
     takes no table or pool answer, nor a proposal of the model, for anything but a date or a
-    number; ``unknown`` (the default) none for a person or an answer the entity table knows.
+    number; ``unknown`` (the default) none for a person or an answer the entity table knows,
+    and no table or pool answer at all (a proposal of a known entity only).
     """
     judge = WrongAnswer(
         max_answer_words=6,
@@ -272,6 +273,9 @@ async def counterfactual_answer(
     restated = restatement(paragraph, gold, kind, question)
     if restated is not None:
         return None, FieldProvenance(path="fallback", method="none", rejected=[f"{RESTATED}: {restated}"])
+    namesake = judge.namesake(paragraph, gold, kind)  # "Percy Bysshe Shelley" beside Mary Shelley
+    if namesake is not None:
+        return None, FieldProvenance(path="fallback", method="none", rejected=[namesake])
     # people and places also fit the sentence's facts (the answer swap's checks, :mod:`.facts`)
     checked = kind.startswith(("person", "place"))
 
@@ -284,7 +288,7 @@ async def counterfactual_answer(
 
     def reject(candidate: str) -> str | None:
         reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
-        if reason is None and checked:
+        if reason is None:
             known = {kind: list(pool.get(answer_type, ()))}  # every input's values count as known
             reason = judge.unknown_proposal(candidate, kind, known) or fits(candidate)
         return reason
@@ -314,6 +318,8 @@ async def counterfactual_answer(
         return invented, FieldProvenance(
             path="fallback", method="invented", attempts=attempts, rejected=rejected
         )
+    # under the default ``unknown`` no rule fallback gives a real name either (:mod:`.real_donors`)
+    no_donor = no_donor or judge.no_fallback_donor(kind)
     if checked and no_donor is None:  # the entity table's donors of the fine kind, the likeliest to fit first
         names = table_donors(kind, facts, gold, table) if facts is not None and table is not None else []
         for name in names:

@@ -6,7 +6,8 @@ fit where this one does not (:func:`conflict`, part of the answer swap's plausib
 a date that crosses another date of the passage ("began in 1941 and lasted until November
 1918"), a number or a person's name the passage already gives for something else, a number
 outside a range the passage gives around the gold one ("on average 20 km wide ... from 9 km to
-30 km"), or a singular noun put before the plural verb the gold answer had ("the cell membrane
+30 km") or on the other side of a measure in its unit ("8,611 metres" of "the 8,000-metre
+peaks"), or a singular noun put before the plural verb the gold answer had ("the cell membrane
 are"). Whatever depends on the passage alone is computed once per passage (cached), since
 :func:`conflict` runs for every candidate.
 
@@ -50,6 +51,8 @@ _RANGE = re.compile(
     re.I,
 )
 _UNIT_AFTER = re.compile(r"^\s+([a-z]+)", re.I)
+#: a unit written after a number with a space or a hyphen ("8,849 metres", "the 8,000-metre peaks")
+_MEASURE_UNIT = re.compile(r"[\s-]([a-z]+)\b", re.I)
 
 
 def _unit(word: str | None) -> str:
@@ -73,6 +76,42 @@ def _ranges(evidence: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[fl
     return tuple(found)
 
 
+def _gold_unit(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """The unit after the gold number, inside an alias such as "384,400 km" or just after it."""
+    start, end = spans[0]
+    inside = re.sub(r"^[\d,.\s]+", " ", evidence[start:end]) if evidence[start].isdigit() else ""
+    after = _UNIT_AFTER.match(inside if inside.strip() else evidence[end:])
+    return _unit(after.group(1) if after else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _measures(evidence: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[float, str, str], ...]:
+    """The passage's numbers outside the answer with a unit ("8,000-metre", "8,849 m"), once per passage."""
+    found = []
+    for value, match in numbers_outside(evidence, spans):
+        after = _MEASURE_UNIT.match(evidence, match.end())
+        if after is not None and match.group()[:1].isdigit():
+            found.append((value, _unit(after.group(1)), match.group() + after.group()))
+    return tuple(found)
+
+
+def _crosses(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
+    """A number of the passage in the gold number's unit that the new one falls on the other side of.
+
+    "K2 rises to 8,611 metres ... the last of the 8,000-metre peaks to be climbed in winter":
+    6,900 metres would make it no 8,000-metre peak. Like a date against the passage's other
+    dates, a measure keeps its order against every other measure in the same unit.
+    """
+    unit = _gold_unit(evidence, spans)
+    if not unit:
+        return None
+    for value, other_unit, written in _measures(evidence, spans):
+        if other_unit == unit and value != gold and (gold > value) != (new > value):
+            side = "above" if gold > value else "below"
+            return f"{written!r} (the gold number is {side} it)"
+    return None
+
+
 def _outside_range(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
     """A range of the passage ("from A to B") that holds the gold number, in its unit, and not the new one.
 
@@ -83,10 +122,7 @@ def _outside_range(evidence: str, gold: float, new: float, spans: tuple[tuple[in
     ranges = _ranges(evidence, spans)
     if not ranges:
         return None
-    start, end = spans[0]
-    inside = re.sub(r"^[\d,.\s]+", " ", evidence[start:end]) if evidence[start].isdigit() else ""
-    after = _UNIT_AFTER.match(inside if inside.strip() else evidence[end:])
-    unit = _unit(after.group(1) if after else None)
+    unit = _gold_unit(evidence, spans)
     for low, high, range_unit, written in ranges:
         if low < gold < high and range_unit == unit and not low < new < high:
             return f"from {written}"
@@ -137,7 +173,9 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     A date must keep its order against every other date of the passage; a number must not be
     one the passage already gives for something else ("11 players and 3 substitutes" cannot
     have 3 players), and must stay inside a range the passage gives around the gold one in
-    the same unit ("on average 20 km deep, from 9 km to 30 km" cannot become 40 km); a person
+    the same unit ("on average 20 km deep, from 9 km to 30 km" cannot become 40 km) and on the
+    same side of every other measure in that unit (8,611 metres, "the last of the 8,000-metre
+    peaks", cannot become 6,900 metres); a person
     must not share a name with someone the passage already names ("the laws of Kepler" after
     "Kepler argued"); a noun must agree with the verb that
     follows the gold answer (a plural verb wants a plural noun).
@@ -158,11 +196,10 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
         if value is None or old_value is None:
             return None
         outside = _outside_range(evidence, old_value, value, spans)
-        return (
-            f"{new!r} lies outside the range the passage gives for the answer ({outside})"
-            if outside
-            else None
-        )
+        if outside:
+            return f"{new!r} lies outside the range the passage gives for the answer ({outside})"
+        crossed = _crosses(evidence, old_value, value, spans)
+        return f"{new!r} falls on the other side of {crossed}" if crossed else None
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)
         words = new.split()

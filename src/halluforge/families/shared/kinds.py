@@ -69,14 +69,14 @@ _ROLE_CUES: tuple[tuple[str, str], ...] = (
         r"\b(?:wrote|write|written|writer|authou?r(?:ed)?|novel(?:ist)?|poet|poem|playwright|penned)\b",
     ),
     ("prime minister", r"\b(?:prime minister|premier|chancellor)\b"),
-    ("president", r"\bpresident\b"),
+    ("president", r"\bpresident(?:ial)?\b"),
     ("monarch", r"\b(?:emperor|empress|king|queen|pharaoh|tsar|czar|sultan|monarch|reigned)\b"),
     (
         "activist",
         r"\b(?:led|leader of) the (?:\w+ ){0,2}(?:march|movement|protest|campaign|boycott|strike|struggle)\b|"
         r"\b(?:activist|civil rights|independence movement)\b",
     ),
-    ("leader", r"\b(?:dictator|led|leader|ruler|ruled|governor|mayor|senator|elected|minister)\b"),
+    ("leader", r"\b(?:dictator|led|leader|ruler|ruled|governor|mayor|senator|elected|elections?|minister)\b"),
     ("athlete", r"\b(?:won the|champion\w*|player|athlete|scored|coach|tournament|medal)\b"),
     ("business", r"\b(?:ceo|chief executive|founder|founded|billionaire|businessman|businesswoman)\b"),
     ("entertainer", r"\b(?:actor|actress|singer|rapper|starred|album|band|comedian|host)\b"),

@@ -11,14 +11,49 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from halluforge.families.shared.spans import answer_spans
+from halluforge.textkit.answers import answer_key
 from halluforge.textkit.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from halluforge.knowledge.table import EntityTable
 
 #: a word of letters (with inner apostrophes), as the fact checks read passages
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
 _PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "himself"})
+
+
+#: up to three capitalised words right before a name, in the same sentence ("Percy Bysshe " of "Shelley")
+_GIVEN_BEFORE = re.compile(r"(?:(?<=\s)|^)((?:[A-Z][\w'’.-]*\s+){1,3})$")
+
+
+def known_namesake(evidence: str, gold: Sequence[str], table: EntityTable) -> str | None:
+    """Another known person whose full name the passage writes around the answer's surname, or None.
+
+    "... spent the summer with Percy Bysshe Shelley" in a passage on Mary Shelley: the alias
+    "Shelley" stands inside the name of a person the entity table knows. Span replacement
+    gives a relative the new family name ("Caroline Kepler"), which reads well for someone
+    nobody knows, but renames a famous person ("Percy Bysshe Wright"), which no reader
+    believes; a swap cannot leave the name either, since it would still state the answer.
+    """
+    if not gold:
+        return None
+    aliases = {answer_key(name) for name in gold}
+    for start, end in answer_spans(evidence, gold):
+        before = _GIVEN_BEFORE.search(evidence, 0, start)
+        # only a short form can stand inside another name ("Shelley" of "Mary Shelley"); when
+        # the main answer is itself one word, "Mary Shelley" may be the answer in full
+        if before is None or len(evidence[start:end].split()) >= len(gold[0].split()):
+            continue
+        words = before.group(1).split()
+        for i in range(len(words)):
+            full = " ".join([*words[i:], evidence[start:end]])
+            if answer_key(full) not in aliases and table.person(full) is not None:
+                return full
+    return None
 
 
 def gender_cues(pattern: re.Pattern[str], text: str) -> int:

@@ -35,6 +35,7 @@ from halluforge.families.shared.answer_types import (
 )
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.donors import NeighbourIndex, build_donors, draw_kind, draw_ranked
+from halluforge.families.shared.eras import era_refusal, question_year_refusal
 from halluforge.families.shared.facts import (
     REFUSED,
     Facts,
@@ -52,15 +53,17 @@ from halluforge.families.shared.kinds import (
     Kind,
     has_members,
     is_member,
+    lexicon_kinds,
     title_only,
     wants_female,
 )
+from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
 from halluforge.families.shared.proposals import ask_attempt, propose_answer
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
-from halluforge.families.shared.real_donors import RealDonors, real_donor_refusal
+from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
@@ -194,17 +197,26 @@ class WrongAnswer:
     def unknown_proposal(
         self, candidate: str, kind: Kind, dataset: dict[Kind, list[str]] | None
     ) -> str | None:
-        """A generator's person or place must be a known entity of that kind (table or dataset)."""
+        """A generator's name must be a known entity: a person or place of that kind, anything else known.
+
+        A 135M model invents as readily as it recalls ("Aleph 123" for a Chinese lunar mission),
+        and an invented name of a thing reads as made up; an invented person is drawn from name
+        stocks instead (:mod:`.invented`). A common noun ("mitochondria") is checked by kind in
+        :meth:`implausible`, not here.
+        """
         table = self.table()
-        if table is None or not kind.startswith(("person", "place")) or is_member(candidate, kind, dataset):
+        if table is None or kind in ("date", "number") or is_member(candidate, kind, dataset):
             return None
-        if kind.startswith("person") and table.person(candidate) is not None:
+        if kind.startswith("person"):
+            known = table.person(candidate) is not None
+        elif kind.startswith("place"):
+            known = bool(table.place(candidate, place_types(kind)) or table.country(candidate))
+        else:
+            known = not proper_name(candidate) or bool(table.lookup(candidate) or lexicon_kinds(candidate))
+        if known:
             return None
-        if kind.startswith("place") and (
-            table.place(candidate, place_types(kind)) or table.country(candidate)
-        ):
-            return None
-        return f"proposal {candidate!r} is not a known {kind.partition(':')[0]} (entity table or dataset)"
+        noun = kind.partition(":")[0] if kind.startswith(("person", "place")) else "entity"
+        return f"proposal {candidate!r} is not a known {noun} (entity table, dataset or lexicon)"
 
     def implausible(
         self,
@@ -221,8 +233,9 @@ class WrongAnswer:
         """The plausibility check every wrong answer passes, from the LLM or a fallback.
 
         Same kind (a known member of the gold answer's fine kind when anything is known of
-        that kind; :mod:`halluforge.families.shared.kinds`), a date within a window of years and a
-        number within a factor of the gold one, written like the gold answer (proper name
+        that kind; :mod:`halluforge.families.shared.kinds`), a date within a window of years (in
+        the year the question names, inside the spans of the entities the passage names:
+        :mod:`.eras`) and a number within a factor of the gold one, written like the gold answer (proper name
         for proper name; a date like every place the passage writes it; with ``shaped``, a
         full date for a full date), not a gold alias, and
         not already in the evidence, and not contradicting the rest of the passage (a date that
@@ -253,6 +266,13 @@ class WrongAnswer:
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
                 return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
+            if kind == "date":
+                era = question_year_refusal(question or "", gold, candidate)
+                table = self.table()
+                if era is None and table is not None:
+                    era = era_refusal(evidence, gold, candidate, table)
+                if era is not None:
+                    return era
             return conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
@@ -332,7 +352,8 @@ class WrongAnswer:
         name of the gold's nationality and gender; the table's or nearest question's answer of
         the same kind; any answer of the same kind in the dataset, then in the bundled lexicon.
         The real answers (and a proposal of a name) only where ``real_donors`` allows them
-        (:meth:`no_real_donor`). Returns None with the reasons when nothing passes.
+        (:meth:`no_real_donor`; under the default ``unknown`` no fallback gives one,
+        :meth:`no_fallback_donor`). Returns None with the reasons when nothing passes.
         """
         rejected: list[str] = []
         attempts = 0
@@ -392,6 +413,7 @@ class WrongAnswer:
         new = self.invented_person(example.question, gold, kind, evidence, facts, rng, refusals, rejected)
         if new is not None:
             return fallback("invented", new)
+        no_donor = no_donor or self.no_fallback_donor(kind)
         if no_donor is not None:  # no entity table, neighbour, dataset or lexicon answer
             rejected.append(no_donor)
             return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
@@ -430,6 +452,26 @@ class WrongAnswer:
         return real_donor_refusal(
             self.real_donors, gold, kind, self.table, f"{self.option_prefix}.real_donors"
         )
+
+    def namesake(self, evidence: str, gold: list[str], kind: Kind) -> str | None:
+        """Why a person's swap would rename someone the table knows ("Percy Bysshe Shelley"), or None.
+
+        See :func:`.mentions.known_namesake`; nothing is checked without the entity table.
+        """
+        table = self.table()
+        if table is None or not kind.startswith("person"):
+            return None
+        found = known_namesake(evidence, gold, table)
+        if found is None:
+            return None
+        return (
+            f"the passage names {found!r}, a known person whose name holds the answer's: "
+            "a swap would rename them"
+        )
+
+    def no_fallback_donor(self, kind: Kind) -> str | None:
+        """Why no rule fallback may give a real answer of ``kind`` (:func:`.real_donors.fallback_refusal`)."""
+        return fallback_refusal(self.real_donors, kind, f"{self.option_prefix}.real_donors")
 
     def invented_person(
         self,

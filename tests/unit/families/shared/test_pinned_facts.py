@@ -1,0 +1,150 @@
+"""What the passage and the table pin around an answer: eras of dates, measures, namesakes, proposals.
+
+Hand-made passages and a hand-made entity table (built here), so each check is seen alone;
+an entity absent from the table gives no check.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import halluforge.knowledge.table as tables
+from halluforge.families.shared.conflicts import conflict
+from halluforge.families.shared.eras import entity_span, era_refusal, named_spans, question_year_refusal
+from halluforge.families.shared.kinds import question_role
+from halluforge.families.shared.mentions import known_namesake
+from halluforge.families.shared.wrong_answer import WrongAnswer
+from halluforge.knowledge.table import Entity, EntityTable
+
+UNION = Entity("Soviet Union", "place", "Country in Eurasia from 1922 to 1991")
+LEADER = Entity("Mikhail Gorbachev", "person", "Leader of the Soviet Union from 1985 to 1991")
+PREMIER = Entity("Jawaharlal Nehru", "person", "Prime Minister of India from 1947 to 1964")
+WAR = Entity("World War II", "other", "Global conflict (1939–1945)")
+POET = Entity("Percy Bysshe Shelley", "person", "English poet (1792–1822)", born=1792, died=1822)
+WRITER = Entity("Mary Shelley", "person", "English writer (1797–1851)", born=1797, died=1851)
+ROME = Entity("Rome", "place", "Capital city of Italy")
+TABLE = EntityTable.of([UNION, LEADER, PREMIER, WAR, POET, WRITER, ROME])
+
+USSR = (
+    "The Soviet Union formally ceased to exist on 26 December 1991. Mikhail Gorbachev had resigned "
+    "the previous evening."
+)
+INDIA = (
+    "India became independent on 15 August 1947. Jawaharlal Nehru, who became the first prime "
+    "minister, spoke at midnight."
+)
+
+
+def test_a_description_gives_a_span_of_years_or_none() -> None:
+    """A life, a term "from X to Y", a bracket; a description without years gives nothing."""
+    assert entity_span(POET) == (1792, 1822)
+    assert entity_span(LEADER) == (1985, 1991)
+    assert entity_span(WAR) == (1939, 1945)
+    assert entity_span(ROME) is None
+
+
+def test_the_passage_names_entities_by_exact_title_only() -> None:
+    """Names inside longer capitalised runs are found; a name the table lacks, or without years, is not."""
+    found = {n.title: (n.start, n.end) for n in named_spans(USSR, ("26 December 1991",), TABLE)}
+    assert found == {"Soviet Union": (1922, 1991), "Mikhail Gorbachev": (1985, 1991)}
+    assert named_spans("The Treaty of Paris ended it in 1783.", ("1783",), TABLE) == ()
+
+
+def test_a_new_year_outside_a_span_that_holds_the_gold_year_is_refused() -> None:
+    """India in 1942 with Nehru's term from 1947: refused, 1951 inside it is not refused by the span."""
+    gold = ["15 August 1947"]
+    pinned = era_refusal(INDIA, gold, "15 August 1942", TABLE)
+    assert pinned is not None and "pins the gold year 1947" in pinned  # the term starts in the gold year
+    war = "Paris was liberated on 25 August 1944, late in World War II."
+    inside = era_refusal(war, ["25 August 1944"], "25 August 1943", TABLE)
+    assert inside is None
+    outside = era_refusal(war, ["25 August 1944"], "25 August 1947", TABLE)
+    assert outside is not None and "falls outside 'World War II' (1939–1945" in outside
+
+
+def test_a_span_that_ends_in_the_gold_year_pins_it() -> None:
+    """The Soviet Union "from 1922 to 1991": no other year for its end, 1990 included."""
+    for new in ("26 December 1983", "26 December 1990"):
+        reason = era_refusal(USSR, ["26 December 1991"], new, TABLE)
+        assert reason is not None and "pins the gold year 1991" in reason
+
+
+def test_a_passage_that_names_nothing_known_pins_nothing() -> None:
+    """An entity absent from the table ("RMS Lusitania", "First World War" as written) gives no check."""
+    text = "RMS Lusitania was sunk on 7 May 1915, during the First World War."
+    assert era_refusal(text, ["7 May 1915"], "7 May 1912", TABLE) is None
+
+
+def test_a_year_the_question_names_stays() -> None:
+    """The "2023 earthquake" is not dated January 2024; a question without the year pins nothing."""
+    gold = ["6 February 2023"]
+    asked = "when did the 2023 turkey earthquake happen"
+    reason = question_year_refusal(asked, gold, "10 January 2024")
+    assert reason is not None and "2023" in reason
+    assert question_year_refusal(asked, gold, "10 January 2023") is None
+    assert question_year_refusal("when did the turkey earthquake happen", gold, "10 January 2024") is None
+
+
+def test_the_wrong_answer_checks_read_the_eras(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``implausible`` refuses the shifted date through the table, and accepts it with knowledge off."""
+    monkeypatch.setattr(tables, "entity_table", lambda: TABLE)
+    q = "when did the soviet union dissolve"
+    reason = WrongAnswer().implausible("26 December 1983", ["26 December 1991"], "date", USSR, question=q)
+    assert reason is not None and "Soviet Union" in reason
+    off = WrongAnswer(knowledge=False)
+    assert off.implausible("26 December 1983", ["26 December 1991"], "date", USSR, question=q) is None
+
+
+def test_a_measure_keeps_its_side_of_every_other_measure_in_its_unit() -> None:
+    """K2 at 8,611 metres is one of "the 8,000-metre peaks": 6,900 metres is refused, 8,300 is not;
+    a number in another unit is no bound."""
+    text = "K2 rises to 8,611 metres. It was the last of the 8,000-metre peaks climbed in winter."
+    gold = ["8,611 metres", "8,611"]
+    reason = conflict(text, gold, "number", "6,900 metres")
+    assert reason is not None and "'8,000-metre'" in reason
+    assert conflict(text, gold, "number", "8,300 metres") is None
+    other = "K2 rises to 8,611 metres. The base camp holds 5,000 climbers a year."
+    assert conflict(other, gold, "number", "4,900 metres") is None
+
+
+def test_a_known_namesake_inside_the_answers_surname_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "Percy Bysshe Shelley" beside Mary Shelley is a known person (the swap is refused with the
+    reason); an unknown relative is not; a one-word main answer may be the full name's short
+    form, so nothing is read."""
+    text = "Mary Shelley wrote it in 1816, near Geneva with Percy Bysshe Shelley and Lord Byron."
+    assert known_namesake(text, ["Mary Shelley", "Shelley"], TABLE) == "Percy Bysshe Shelley"
+    monkeypatch.setattr(tables, "entity_table", lambda: TABLE)
+    reason = WrongAnswer().namesake(text, ["Mary Shelley", "Shelley"], "person:writer")
+    assert reason is not None and "would rename them" in reason
+    unknown = "Mary Shelley wrote it with her friend Claire Shelley."
+    assert known_namesake(unknown, ["Mary Shelley", "Shelley"], TABLE) is None
+    assert known_namesake("In 1818 Mary Shelley wrote it.", ["Shelley"], TABLE) is None
+
+
+def test_a_proposed_name_of_a_thing_must_be_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "Aleph 123" for a lunar mission is refused as unknown; a known entity or a common noun passes."""
+    monkeypatch.setattr(tables, "entity_table", lambda: TABLE)
+    wrong = WrongAnswer()
+    reason = wrong.unknown_proposal("Aleph 123", "other", None)
+    assert reason is not None and "not a known entity" in reason
+    assert wrong.unknown_proposal("Soviet Union", "other", None) is None
+    assert wrong.unknown_proposal("granite", "thing:material", None) is None
+    assert WrongAnswer(knowledge=False).unknown_proposal("Aleph 123", "other", None) is None
+
+
+def test_the_default_takes_no_real_donor_from_a_fallback() -> None:
+    """``unknown``: no table, neighbour or pool answer for a name; a date or number is not refused;
+    ``always`` takes them."""
+    default = WrongAnswer(option_prefix="families.answer_swap")
+    reason = default.no_fallback_donor("place:city")
+    assert reason is not None and "families.answer_swap.real_donors: unknown" in reason
+    assert default.no_fallback_donor("thing:company") is not None
+    assert default.no_fallback_donor("date") is None and default.no_fallback_donor("number") is None
+    assert WrongAnswer(real_donors="always").no_fallback_donor("place:city") is None
+
+
+def test_an_election_question_asks_for_a_politician() -> None:
+    """ "who won the … presidential election" is no athlete's "won the"."""
+    assert question_role("who won the 2022 south korean presidential election") == "president"
+    assert question_role("who won the 2024 general election in the uk") == "leader"
+    assert question_role("who won the 2023 wimbledon ladies final") == "athlete"
