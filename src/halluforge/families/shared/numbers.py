@@ -35,7 +35,13 @@ UNITS = {
 }
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 TENS |= {"eighty": 80, "ninety": 90}
-SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+SCALES = {
+    "hundred": 100,
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "trillion": 1_000_000_000_000,
+}
 
 NUMBER_WORD = "|".join([*UNITS, *TENS, *SCALES, "dozen"])
 #: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
@@ -88,16 +94,26 @@ _FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _YEAR_IN = re.compile(r"\b(\d{3,4})\b")
 
 
+#: a scale word after a number ("4 trillion", "$2.04 billion")
+_SCALE_AFTER = re.compile(r"\s*(" + "|".join(SCALES) + r")\b", re.I)
+
+
 def _value(text: str) -> float | None:
+    """The first number of ``text`` with the scale word after it: "$1.5 trillion" is 1.5e12, not 1.5."""
     match = _FIRST_NUMBER.search(text)
-    return float(match.group().replace(",", "")) if match else None
+    if match is None:
+        return None
+    value = float(match.group().replace(",", ""))
+    scale = _SCALE_AFTER.match(text, match.end())
+    return value * SCALES[scale.group(1).lower()] if scale else value
 
 
 def numbers_close(old: str, new: str, *, factor: float = 1.6, small: int = 3) -> bool:
     """A wrong amount a reader would believe: within ``factor`` of the old one, or ``small`` away.
 
     Water boiling at 8,849 degrees, or light doing 11 km/s, fails; 150 degrees or 250,000 km/s
-    passes. Answers without digits (number words) are not compared here.
+    passes. A scale word counts ("$1.5 trillion" is no small step from "4 trillion"). Answers
+    without digits (number words) are not compared here.
     """
     a, b = _value(old), _value(new)
     if a is None or b is None:
