@@ -24,7 +24,8 @@ from halluforge.families.shared.numbers import NUMBER, number_value
 from halluforge.families.shared.passage import numbers_outside, outside, passage_outside, spans_of
 from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
-_DATE = re.compile(
+#: a date as passages write it ("7 November 1917", "November 7, 1917", "in August") or a bare year
+DATE = re.compile(
     rf"\b(?:(\d{{1,2}})\s+)?({MONTH_NAME_PATTERN})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
     r"|\b(1[0-9]{3}|20[0-9]{2})\b"
 )
@@ -129,7 +130,7 @@ def _outside_range(evidence: str, gold: float, new: float, spans: tuple[tuple[in
     return None
 
 
-def _date_key(match: re.Match[str]) -> tuple[int, int, int]:
+def date_key(match: re.Match[str]) -> tuple[int, int, int]:
     """(year, month, day) of a date match, 0 for a part it does not give."""
     day_a, month, day_b, year, bare_year = match.groups()
     if bare_year:
@@ -147,14 +148,14 @@ def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
 
 
 def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    old_match, new_match = _DATE.search(gold), _DATE.search(new)
+    old_match, new_match = DATE.search(gold), DATE.search(new)
     if old_match is None or new_match is None:
         return None
-    old, fresh = _date_key(old_match), _date_key(new_match)
-    for match in _DATE.finditer(evidence):
+    old, fresh = date_key(old_match), date_key(new_match)
+    for match in DATE.finditer(evidence):
         if not outside(spans, *match.span()):
             continue
-        other = _date_key(match)
+        other = date_key(match)
         before, after = _compare(old, other), _compare(fresh, other)
         if before != 0 and after != before:
             side = "after" if before > 0 else "before"
@@ -218,4 +219,4 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     return None
 
 
-__all__ = ["conflict"]
+__all__ = ["DATE", "conflict", "date_key"]

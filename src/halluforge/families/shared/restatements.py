@@ -4,9 +4,10 @@ Span replacement (:func:`halluforge.families.shared.spans.span_replace`) swaps e
 gold answer's aliases and nothing else. A passage often says the answer a second time in
 another form: a count restated by its parts ("88 keys, fifty-two white and thirty-six black"),
 a product ("eight rows and eight columns, which gives 64 squares"), a difference ("lasted 40
-years, from 1600 to 1640"), a list ("6 strings, tuned to E, A, D, G, B and E"), an ordinal
-("3 hearts ... and the third"), another unit ("100 degrees Celsius, which is equal to 212
-degrees Fahrenheit"), a change ("the number fell from 28"), a name that states it ("a
+years, from 1600 to 1640"; "43 days ... from 1 October to 12 November"), a list ("6 strings,
+tuned to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100
+degrees Celsius, which is equal to 212 degrees Fahrenheit"; two aliases side by side, "1,280
+metres, or 4,200 feet"), a change ("the number fell from 28"), a name that states it ("a
 hexagon"), another name ("born Eric Arthur Blair, wrote under the pen name George Orwell"), a
 longer name it heads ("the Berlin Wall"), or the answer's own etymology ("Au comes from
 aurum", "spilled milk, and so it is called the Milky Way"). After the swap
@@ -23,10 +24,13 @@ wrong but the passage does not state twice ("Picasso, the Dutch painter") is not
 
 from __future__ import annotations
 
+import datetime
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 
+from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
 from halluforge.families.shared.numbers import (
     NUMBER,
@@ -226,6 +230,38 @@ def _derived(
     return None
 
 
+#: a count of days: "lasted 43 days", "a 35-day shutdown"
+_DAYS_AFTER = re.compile(r"^[\s-]+days?\b", re.I)
+_DAYS_END = re.compile(r"\bdays?$", re.I)
+
+
+def _days_between(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A count of days two full dates of the passage are apart ("43 days ... 1 October to 12 November").
+
+    A date without its year takes the year of the date before it. The count may include both
+    ends, so one day more than the difference counts too.
+    """
+    of_days = (
+        _DAYS_AFTER.match(evidence[end:]) or _DAYS_END.search(evidence[start:end]) for start, end in spans
+    )
+    if not any(of_days):
+        return None
+    dates: list[tuple[datetime.date, str]] = []
+    last_year = 0
+    for match in DATE.finditer(evidence):
+        year, month, day = date_key(match)
+        last_year = year = year or last_year
+        if outside(spans, *match.span()) and year and month and day:
+            try:
+                dates.append((datetime.date(year, month, day), match.group()))
+            except ValueError:  # "31 February": nothing to count from
+                continue
+    for (a, first), (b, second) in itertools.combinations(dates, 2):
+        if abs((b - a).days) in (gold, gold - 1):
+            return f"the passage derives the answer from {first!r} to {second!r}"
+    return None
+
+
 def _change(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
     """A count given as a change from a number near it, with no end point ("the number fell from 28").
 
@@ -362,6 +398,25 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
     return None
 
 
+def _two_values(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """Two gold aliases in one sentence that are different figures: one value in two units.
+
+    "A main span of 1,280 metres, or 4,200 feet": one new figure in both places reads "1,500
+    metres, or 1,500 metres", and no shift converts one unit into the other.
+    """
+    by_sentence: dict[tuple[int, int], dict[float, str]] = {}
+    for start, end in spans:
+        found = NUMBER.search(evidence, start, end)
+        value = number_value(found.group()) if found else None
+        if value is not None:
+            by_sentence.setdefault(sentence_of(evidence, start), {})[value] = evidence[start:end]
+    for figures in by_sentence.values():
+        if len(figures) > 1:
+            first, second = list(figures.values())[:2]
+            return f"the passage gives the answer as two figures in one sentence ({first!r}, {second!r})"
+    return None
+
+
 def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """An alias given as the answer's other name ("In Mexico the river is called the Río Bravo").
 
@@ -431,7 +486,12 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         if value is None:
             return None
         sentences = [outside_text(evidence, spans, *sentence_of(evidence, start)) for start, _ in spans]
-        return _number_name([question, *sentences], value) or _number_restatement(evidence, value, spans)
+        return (
+            _number_name([question, *sentences], value)
+            or _number_restatement(evidence, value, spans)
+            or _two_values(evidence, spans)
+            or _days_between(evidence, value, spans)
+        )
     if kind == "date":
         return _relative_date(evidence, spans) or _derived_date(evidence, gold[0], spans)
     return (
