@@ -220,9 +220,20 @@ def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[Na
 
 
 def surname_first(name: str, stock: NameStock) -> bool:
-    """Whether ``name`` is written surname first in this stock's names ("Wang Wei", not "Wei Wang")."""
+    """Whether ``name`` is written surname first in this stock's names ("Wang Wei", not "Wei Wang").
+
+    Either both words are the stock's, the other way round ("Wang Wei"), or only the first is,
+    as a surname and never as a given name, and the last is no surname of the stock: a given
+    name the stock does not list ("Wu Zetian", a Tang empress) is still read in the stock's own
+    order, where "Jackson Pollock" (Jackson a given name too) is not.
+    """
     words = name.split()
-    return len(words) >= 2 and stock.holds(words[-1], words[0]) == 2 and stock.holds(words[0], words[-1]) < 2
+    if len(words) < 2:
+        return False
+    first, last = words[0], words[-1]
+    if stock.holds(last, first) == 2 and stock.holds(first, last) < 2:
+        return True
+    return stock.holds(None, first) == 1 and stock.holds(first, None) == 0 and stock.holds(None, last) == 0
 
 
 def invent_person(

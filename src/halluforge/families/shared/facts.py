@@ -168,6 +168,10 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         apposed = _demonym_after(sentence[end:], table) if sentence else None
         if words or apposed:
             word = words[-1] if words else str(apposed)
+            # "the Lebanese-Canadian engineer": a hyphened pair names the heritage first, and a
+            # name follows the heritage (an Anglo name for a Lebanese-Canadian reads as a clash)
+            if len(words) > 1 and f"{words[-2]}-{words[-1]}" in sentence[:start]:
+                word = words[-2]
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
         facts.about = tuple(about_answer(evidence, gold))

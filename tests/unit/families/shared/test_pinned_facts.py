@@ -11,9 +11,13 @@ import pytest
 import halluforge.knowledge.table as tables
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.eras import entity_span, era_refusal, named_spans, question_year_refusal
+from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.kinds import question_role
 from halluforge.families.shared.mentions import known_namesake
+from halluforge.families.shared.numbers import numbers_close
+from halluforge.families.shared.restatements import restatement
 from halluforge.families.shared.wrong_answer import WrongAnswer
+from halluforge.knowledge.names import NameStock, surname_first
 from halluforge.knowledge.table import Entity, EntityTable
 
 UNION = Entity("Soviet Union", "place", "Country in Eurasia from 1922 to 1991")
@@ -148,3 +152,61 @@ def test_an_election_question_asks_for_a_politician() -> None:
     assert question_role("who won the 2022 south korean presidential election") == "president"
     assert question_role("who won the 2024 general election in the uk") == "leader"
     assert question_role("who won the 2023 wimbledon ladies final") == "athlete"
+
+
+def test_a_scale_word_counts_in_the_window_of_a_number() -> None:
+    """ "$1.5 trillion" is far from "4 trillion" (it was taken as 1.5 against 4, "within 3");
+    "5 trillion" is near; a count of moons still moves by a few."""
+    assert not numbers_close("4 trillion", "$1.5 trillion")
+    assert numbers_close("4 trillion", "5 trillion")
+    assert not numbers_close("4 million", "4 billion")
+    assert numbers_close("4 moons", "6 moons")
+
+
+def test_a_count_of_days_two_dates_of_the_passage_give_is_restated() -> None:
+    """ "43 days" from 1 October to 12 November (both ends counted); no pair of dates, no restatement."""
+    text = (
+        "The shutdown lasted 43 days. It began on 1 October 2025 after a budget dispute. "
+        "It ended on 12 November when the bill was signed."
+    )
+    reason = restatement(text, ["43 days", "43"], "number", "how long did the shutdown last")
+    assert reason is not None and "'1 October 2025' to '12 November'" in reason
+    assert restatement("The strike lasted 12 days in 2019. It began on 3 May.", ["12 days"], "number") is None
+
+
+def test_one_value_in_two_units_side_by_side_is_restated() -> None:
+    """ "1,280 metres, or 4,200 feet" would become "1,500 metres, or 1,500 metres"; apart, it is not read."""
+    gold = ["1,280 metres", "4,200 feet"]
+    reason = restatement("The main span is 1,280 metres, or 4,200 feet, long.", gold, "number")
+    assert reason is not None and "two figures in one sentence" in reason
+    assert restatement("It is 1,280 metres long. Engineers say 4,200 feet.", gold, "number") is None
+
+
+def _stock(locale: str, firsts: tuple[str, ...], lasts: tuple[str, ...]) -> NameStock:
+    weights = tuple(1.0 for _ in firsts)
+    return NameStock(
+        locale,
+        first={"male": (firsts, weights), "female": (firsts, weights)},
+        last={"any": (lasts, tuple(1.0 for _ in lasts))},
+    )
+
+
+def test_a_name_in_its_stocks_own_order_is_read_surname_first() -> None:
+    """ "Wu Zetian": "Wu" is a surname of the stock and never a given name, "Zetian" unknown to it;
+    "Jackson Pollock" opens with a given name and stays Western."""
+    chinese = _stock("zh_CN", ("Wei", "Xiuying"), ("Wu", "Wang", "Xiao"))
+    assert surname_first("Wu Zetian", chinese)
+    assert surname_first("Wang Wei", chinese)
+    assert not surname_first("Zetian Wu", chinese)
+    american = _stock("en_US", ("Jackson", "Mary"), ("Jackson", "Smith"))
+    assert not surname_first("Jackson Pollock", american)
+
+
+def test_a_hyphened_demonym_names_the_heritage_first() -> None:
+    """ "the Lebanese-Canadian engineer" reads Lebanon (whose names fit), "the Canadian engineer" Canada."""
+    table = EntityTable.of([], demonyms={"Lebanese": "Lebanon", "Canadian": "Canada"})
+    text = "Shell named the Lebanese-Canadian engineer Wael Sawan its chief executive in 2023."
+    facts = read_facts(text, ["Wael Sawan"], "who became chief executive of shell", "person:business", table)
+    assert facts.demonym_country == "Lebanon"
+    plain = read_facts(text.replace("Lebanese-", ""), ["Wael Sawan"], "who", "person:business", table)
+    assert plain.demonym_country == "Canada"
