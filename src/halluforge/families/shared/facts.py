@@ -47,6 +47,7 @@ from halluforge.families.shared.mentions import (
     about_answer,
     gender_context,
     gender_cues,
+    heritage_first,
     stated_year,
 )
 from halluforge.families.shared.passage import sentence_of
@@ -140,7 +141,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
-    before = WORD.findall(sentence[:start])[-_WINDOW:]
+    # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.mentions.heritage_first`)
+    before = WORD.findall(heritage_first(sentence[:start], table))[-_WINDOW:]
     after = WORD.findall(sentence[end:])[:_WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):
@@ -168,10 +170,6 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         apposed = _demonym_after(sentence[end:], table) if sentence else None
         if words or apposed:
             word = words[-1] if words else str(apposed)
-            # "the Lebanese-Canadian engineer": a hyphened pair names the heritage first, and a
-            # name follows the heritage (an Anglo name for a Lebanese-Canadian reads as a clash)
-            if len(words) > 1 and f"{words[-2]}-{words[-1]}" in sentence[:start]:
-                word = words[-2]
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
         facts.about = tuple(about_answer(evidence, gold))

@@ -31,7 +31,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from halluforge.families.shared.mentions import WORD
+from halluforge.families.shared.mentions import WORD, heritage_first
 from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
 from halluforge.textkit.sentences import sentence_spans
 
@@ -68,7 +68,7 @@ def countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
     after a word that places something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
-    words = WORD.findall(text)
+    words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
     for i, word in enumerate(words):
         if not word[:1].isupper():
             continue

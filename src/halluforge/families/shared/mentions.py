@@ -56,6 +56,22 @@ def known_namesake(evidence: str, gold: Sequence[str], table: EntityTable) -> st
     return None
 
 
+#: two words joined by a hyphen: "Lebanese-Canadian", "Indian-American"
+_HYPHENED = re.compile(r"\b([A-Z][a-z]+)-([A-Z][a-z]+)\b")
+
+
+def heritage_first(text: str, table: EntityTable) -> str:
+    """``text`` with each hyphened pair of demonyms cut to its first word.
+
+    "A Lebanese-Canadian engineer" reads "a Lebanese engineer": the pair names the heritage
+    first, and a person's name follows the heritage (an Anglo name there reads as a clash).
+    """
+    return _HYPHENED.sub(
+        lambda m: m.group(1) if table.is_demonym(m.group(1)) and table.is_demonym(m.group(2)) else m.group(),
+        text,
+    )
+
+
 def gender_cues(pattern: re.Pattern[str], text: str) -> int:
     """How many gendered words of ``pattern`` the text has, leaving out those inside a name.
 

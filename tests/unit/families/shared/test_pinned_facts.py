@@ -12,6 +12,7 @@ import halluforge.knowledge.table as tables
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.eras import entity_span, era_refusal, named_spans, question_year_refusal
 from halluforge.families.shared.facts import read_facts
+from halluforge.families.shared.invented import home_country
 from halluforge.families.shared.kinds import question_role
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import numbers_close
@@ -204,9 +205,14 @@ def test_a_name_in_its_stocks_own_order_is_read_surname_first() -> None:
 
 def test_a_hyphened_demonym_names_the_heritage_first() -> None:
     """ "the Lebanese-Canadian engineer" reads Lebanon (whose names fit), "the Canadian engineer" Canada."""
-    table = EntityTable.of([], demonyms={"Lebanese": "Lebanon", "Canadian": "Canada"})
+    countries = {"Lebanon": {"region": "Asia"}, "Canada": {"region": "Americas"}}
+    table = EntityTable.of([], countries=countries, demonyms={"Lebanese": "Lebanon", "Canadian": "Canada"})
     text = "Shell named the Lebanese-Canadian engineer Wael Sawan its chief executive in 2023."
     facts = read_facts(text, ["Wael Sawan"], "who became chief executive of shell", "person:business", table)
     assert facts.demonym_country == "Lebanon"
     plain = read_facts(text.replace("Lebanese-", ""), ["Wael Sawan"], "who", "person:business", table)
     assert plain.demonym_country == "Canada"
+    # in a sentence after the answer's, the home country is read the same way
+    later = "Wael Sawan took over in 2023. Sawan, a Lebanese-Canadian engineer, joined in 1997."
+    facts = read_facts(later, ["Wael Sawan", "Sawan"], "who", "person:business", table)
+    assert home_country(facts, later, ["Wael Sawan", "Sawan"], "who", table) == ("Lebanon", "passage")
