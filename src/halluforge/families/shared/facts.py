@@ -62,12 +62,12 @@ REFUSED = "fact check"
 #: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
 _YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
 _FEMALE = re.compile(
-    r"\b(?:she|her|hers|herself|women'?s|woman|actress|queen|princess|empress|ladies'?|girls'?|"
+    r"\b(?:she|her|hers|herself|women(?:'?s)?|woman|actress|queen|princess|empress|ladies'?|girls'?|"
     r"mother|daughter|wife|sister|duchess|heroine)\b",
     re.I,
 )
 _MALE = re.compile(
-    r"\b(?:he|his|him|himself|men'?s|man|gentlemen'?s|king|prince|emperor|boys'?|father|son|"
+    r"\b(?:he|his|him|himself|men(?:'?s)?|man|gentlemen(?:'?s)?|king|prince|emperor|boys'?|father|son|"
     r"husband|brother|duke|hero)\b",
     re.I,
 )

@@ -16,9 +16,9 @@ bearer:
   entity table's people of the same region born before then bore ("Ada", "Isaac"; not
   "Briana" for a 1902 birth); with too few of them, today's names (a small clash, where a real
   person in the role is a plain one);
-- **gender**: the pronouns and gendered words around the answer (one side only, else a clear
-  majority, else the pronoun that opens a sentence about the answer), else the gold person's
-  (table description or first name), else either;
+- **gender**: the pronouns and gendered words around the answer when only one side's occur,
+  else the gold person's (table description or first name), else a clear majority of those
+  words, else the pronoun that opens a sentence about the answer, else either;
 - **not real**: a name the entity table knows as a person, or any of whose words the passage
   already holds, is drawn again.
 """
@@ -134,12 +134,18 @@ def home_country(
 def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | None:
     """The gold person's gender, or None when nothing tells it.
 
-    The context's when only one side's words occur (:attr:`Facts.gender`); else a clear
-    majority of its gendered words ("the first woman ... she ... her father"); else the pronoun
-    that opens a sentence about the answer; else the table's.
+    The context's when only one side's words occur (:attr:`Facts.gender`); else the gold
+    person's own, by the table's description or first name, when it is known: mixed cues often
+    come from another person in the sentences read ("Sharpless's second Nobel, after his 2001
+    award" beside "Bertozzi became one of only a handful of women"); else a clear majority of
+    the context's gendered words ("the first woman ... she ... her father"); else the pronoun
+    that opens a sentence about the answer.
     """
     if facts.gender is not None:
         return facts.gender
+    own = table.gender(gold[0])
+    if own is not None:
+        return own
     female, male = facts.cues
     if female >= _GENDER_MAJORITY * max(male, 1) and female > male:
         return "female"
@@ -151,7 +157,7 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
         openers = {m.lower() for m in _OPENING_PRONOUN.findall(" ".join(facts.about))}
     if len(openers) == 1:
         return "female" if openers == {"she"} else "male"
-    return table.gender(gold[0])
+    return None
 
 
 def attested(table: EntityTable, country: str) -> frozenset[str]:

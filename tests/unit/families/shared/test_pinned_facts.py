@@ -12,7 +12,7 @@ import halluforge.knowledge.table as tables
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.eras import entity_span, era_refusal, named_spans, question_year_refusal
 from halluforge.families.shared.facts import read_facts
-from halluforge.families.shared.invented import home_country
+from halluforge.families.shared.invented import home_country, person_gender
 from halluforge.families.shared.kinds import question_role
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import numbers_close
@@ -216,3 +216,27 @@ def test_a_hyphened_demonym_names_the_heritage_first() -> None:
     later = "Wael Sawan took over in 2023. Sawan, a Lebanese-Canadian engineer, joined in 1997."
     facts = read_facts(later, ["Wael Sawan", "Sawan"], "who", "person:business", table)
     assert home_country(facts, later, ["Wael Sawan", "Sawan"], "who", table) == ("Lebanon", "passage")
+
+
+def test_mixed_gender_words_defer_to_the_gold_persons_own_gender() -> None:
+    """ "women" counts as a woman's word, and when another person's "his ... him" outnumber it the
+    gold person's first name decides (set 24: a man's invented name for Carolyn Bertozzi)."""
+    table = EntityTable.of([], first_names={"Carolyn": "female"})
+    text = (
+        "The prize went to Carolyn Bertozzi and K. Barry Sharpless. The prize was Sharpless's second, "
+        "after his 2001 award, making him a double laureate. Bertozzi became one of a handful of women "
+        "to win it."
+    )
+    gold = ["Carolyn Bertozzi", "Bertozzi"]
+    facts = read_facts(text, gold, "which chemist shared the prize", "person:scientist", table)
+    assert facts.cues[0] >= 1  # "women"
+    assert person_gender(facts, gold, table) == "female"
+    unknown = ["Ada Quist", "Quist"]
+    facts = read_facts(
+        text.replace("Carolyn Bertozzi", "Ada Quist").replace("Bertozzi", "Quist"),
+        unknown,
+        "",
+        "person",
+        table,
+    )
+    assert person_gender(facts, unknown, table) == "male"  # no own gender known: the 2:1 majority
