@@ -33,13 +33,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import Entity, EntityTable
 
-#: a year, not part of a longer number
-YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?![\d]|[,.]\d)")
 _Y = r"(1[0-9]{3}|20[0-9]{2})"
 #: a span in a description: "from 1985 to 1991", "(1939–1945)", "1947–1991 geopolitical rivalry"
 _SPAN = re.compile(rf"\bfrom {_Y} to {_Y}\b|\({_Y}\s*[–-]\s*{_Y}\)|^{_Y}\s*[–-]\s*{_Y}\b")
@@ -100,7 +99,10 @@ def named_spans(evidence: str, gold: tuple[str, ...], table: EntityTable) -> tup
 
 
 class _TableRef:
-    """A table that hashes by identity, so the passage's spans are cached per table."""
+    """A table that hashes by identity, so the passage's spans are cached per table.
+
+    The cache holds the reference, so a cached table is never freed and its id never reused.
+    """
 
     def __init__(self, table: EntityTable) -> None:
         self.table = table

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 #: start of every refusal reason, so a skip can say which check refused the donors
 REFUSED = "fact check"
 #: a year, not part of a longer number ("1,791", "17912"); a comma after it ends a clause ("in 1791, only")
-_YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
+YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
 _FEMALE = re.compile(
     r"\b(?:she|her|hers|herself|women(?:'?s)?|woman|actress|queen|princess|empress|ladies'?|girls'?|"
     r"mother|daughter|wife|sister|duchess|heroine)\b",
@@ -140,7 +140,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     sentence, start, end = _answer_sentence(evidence, gold)
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
-    facts.years = tuple(sorted({int(y) for y in _YEAR.findall(f"{outside} {question}")}))
+    facts.years = tuple(sorted({int(y) for y in YEAR.findall(f"{outside} {question}")}))
     # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.mentions.heritage_first`)
     before = WORD.findall(heritage_first(sentence[:start], table))[-_WINDOW:]
     after = WORD.findall(sentence[end:])[:_WINDOW]
@@ -436,6 +436,7 @@ __all__ = [
     "ADULT",
     "REFUSED",
     "TABLE_DONORS",
+    "YEAR",
     "Facts",
     "adult_and_alive",
     "fact_checks",

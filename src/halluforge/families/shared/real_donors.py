@@ -67,9 +67,6 @@ def real_donor_refusal(
     return None
 
 
-__all__ = ["RealDonors", "RealDonorsOption", "real_donor_refusal"]
-
-
 def fallback_refusal(mode: RealDonors, kind: str, option: str) -> str | None:
     """Why no rule fallback (table, neighbour, dataset, lexicon) may give a real answer of ``kind``, or None.
 
@@ -79,3 +76,6 @@ def fallback_refusal(mode: RealDonors, kind: str, option: str) -> str | None:
     if mode != "unknown" or kind in ("date", "number"):
         return None
     return f"no real donor from the entity table, neighbours or pools ({option}: unknown)"
+
+
+__all__ = ["RealDonors", "RealDonorsOption", "fallback_refusal", "real_donor_refusal"]

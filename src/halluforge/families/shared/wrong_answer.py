@@ -235,9 +235,9 @@ class WrongAnswer:
         Same kind (a known member of the gold answer's fine kind when anything is known of
         that kind; :mod:`halluforge.families.shared.kinds`), a date within a window of years (in
         the year the question names, inside the spans of the entities the passage names:
-        :mod:`.eras`) and a number within a factor of the gold one, written like the gold answer (proper name
-        for proper name; a date like every place the passage writes it; with ``shaped``, a
-        full date for a full date), not a gold alias, and
+        :mod:`.eras`) and a number within a factor of the gold one, written like the gold
+        answer (proper name for proper name; a date like every place the passage writes it;
+        with ``shaped``, a full date for a full date), not a gold alias, and
         not already in the evidence, and not contradicting the rest of the passage (a date that
         keeps its order against the passage's other dates, a noun that agrees with the verb
         after the gold answer; :func:`halluforge.families.shared.conflicts.conflict`). Returns the
