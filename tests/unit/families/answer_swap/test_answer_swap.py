@@ -413,7 +413,7 @@ async def test_real_realtimeqa_evidence_without_a_model(real_donors: str, share:
     """ReEval's 814 RealtimeQA examples, forged by the rules alone: every test case valid.
 
     With the default ``real_donors: unknown`` 102 of 796 seed cases yield a case, against 307
-    with ``always`` (2026-11-28): known answers and people take no real donor, and with no
+    with ``always`` (2026-11-27): known answers and people take no real donor, and with no
     generator model nothing else may name a real one (a date, a number or an invented person
     only; 168 before the rule fallbacks lost their real donors).
     """
