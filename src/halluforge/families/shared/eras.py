@@ -157,6 +157,18 @@ def era_refusal(evidence: str, gold: list[str], new: str, table: EntityTable) ->
     return None
 
 
+def date_refusal(
+    question: str, gold: list[str], new: str, evidence: str, table: EntityTable | None
+) -> str | None:
+    """Why the date ``new`` breaks the question's year or a span the table gives (None: it keeps both).
+
+    Without the entity table only the question's year is checked.
+    """
+    return question_year_refusal(question, gold, new) or (
+        era_refusal(evidence, gold, new, table) if table is not None else None
+    )
+
+
 def question_year_refusal(question: str, gold: list[str], new: str) -> str | None:
     """Why ``new`` drops a year the question names and the gold date has ("the 2023 earthquake"), or None."""
     old_year = _year(gold[0])
@@ -167,4 +179,4 @@ def question_year_refusal(question: str, gold: list[str], new: str) -> str | Non
     return f"{new!r} is not in {old_year}, the year the question names"
 
 
-__all__ = ["NamedSpan", "entity_span", "era_refusal", "named_spans", "question_year_refusal"]
+__all__ = ["NamedSpan", "date_refusal", "entity_span", "era_refusal", "named_spans", "question_year_refusal"]

@@ -4,9 +4,9 @@ Answer swapping (AutoDebug/ReEval Category 1) and RECALL's counterfactual answer
 short, believable, *wrong* answer of the gold answer's kind. :class:`WrongAnswer` holds the
 one set of checks every such answer passes, wherever it came from:
 
-- the **form** of a generator model's proposal (:meth:`WrongAnswer.reject_answer`): an answer,
-  not commentary; the gold answer's coarse type and casing; not a gold alias; not already in
-  the evidence;
+- the **form** of a generator model's proposal (:meth:`WrongAnswer.reject_answer`, with
+  :func:`.proposals.form_refusal`): an answer, not commentary; the gold answer's coarse type and
+  casing; not a gold alias; not already in the evidence;
 - its **plausibility** (:meth:`WrongAnswer.implausible`): the gold answer's fine kind
   (:mod:`.kinds`: a writer for a writer, a river for a river), a date or number within a
   believable window and written like the gold answer, no contradiction with the rest of the
@@ -22,20 +22,17 @@ step uses.
 from __future__ import annotations
 
 import random
-import re
 from typing import TYPE_CHECKING, cast
 
 from halluforge.families.shared.answer_types import (
     AnswerType,
-    classify_answer,
     form_type,
-    is_title,
     looks_like_name,
     proper_name,
 )
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.donors import NeighbourIndex, build_donors, draw_kind, draw_ranked
-from halluforge.families.shared.eras import era_refusal, question_year_refusal
+from halluforge.families.shared.eras import date_refusal
 from halluforge.families.shared.facts import (
     REFUSED,
     Facts,
@@ -60,14 +57,13 @@ from halluforge.families.shared.kinds import (
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
-from halluforge.families.shared.proposals import ask_attempt, propose_answer
+from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
 from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
-    near_copy,
     perturb_answer,
     perturbable,
     shift_year,
@@ -76,19 +72,10 @@ from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext
 from halluforge.knowledge.table import place_types
 from halluforge.prompts import Template
 from halluforge.records import Example, FieldProvenance
-from halluforge.textkit.answers import answer_key, contains_answer, normalize_answer
+from halluforge.textkit.answers import contains_answer
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
-
-#: words that show a proposal is commentary, not an answer
-_META = re.compile(
-    r"\b(?:wrong answer|correct answer|the answer|question|sorry|as an ai|i cannot|i can't|i don't|"
-    r"not sure|unknown|none|n/a|must be|you've|i'll|i'm|instead|reply|sentence|in this case)\b|"
-    r"^(?:not|no|yes|true|false|it|this|that|there|who|what|what's|when|where|which|why|how|maybe|perhaps|"
-    r"i|my|we|you)\b",
-    re.I,
-)
 
 #: start of the skip reason when no wrong answer passes the plausibility check
 NO_PLAUSIBLE = "no plausible wrong answer"
@@ -187,7 +174,9 @@ class WrongAnswer:
         With ``kind``, the proposal must also pass :meth:`implausible` (same fine kind, a
         value in a plausible window), as every fallback answer does.
         """
-        reason = self._reject_form(candidate, gold, answer_type, question, evidence)
+        reason = form_refusal(
+            candidate, gold, answer_type, question, evidence, max_words=self.max_answer_words
+        )
         if reason is None and kind is not None:
             reason = self.unknown_proposal(candidate, kind, dataset)
         if reason is None and kind is not None:
@@ -266,14 +255,12 @@ class WrongAnswer:
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
                 return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
-            if kind == "date":
-                era = question_year_refusal(question or "", gold, candidate)
-                table = self.table()
-                if era is None and table is not None:
-                    era = era_refusal(evidence, gold, candidate, table)
-                if era is not None:
-                    return era
-            return conflict(evidence, gold, kind, candidate)
+            era = (
+                date_refusal(question or "", gold, candidate, evidence, self.table())
+                if kind == "date"
+                else None
+            )
+            return era or conflict(evidence, gold, kind, candidate)
         if form is not None:
             return f"{candidate!r} is a {form}, the gold answer a {kind}"
         member = (
@@ -296,44 +283,6 @@ class WrongAnswer:
         # an invented name has the gender it was drawn for and no life the table knows: no fact to check
         checks = {} if invented else self.fit_checks(candidate, gold, kind, evidence, question or "")
         return conflict(evidence, gold, kind, candidate) or refusal(checks, candidate)
-
-    def _reject_form(
-        self, candidate: str, gold: list[str], answer_type: AnswerType, question: str, evidence: str
-    ) -> str | None:
-        """The form checks of a generator model's proposal (no commentary, same type and casing)."""
-        if not answer_key(candidate):
-            return "empty proposal"
-        words = len(candidate.split())
-        if words > self.max_answer_words:
-            return f"proposal too long ({words} words > {self.max_answer_words})"
-        ok, reason = check_differs(candidate, gold)
-        if not ok:
-            return reason
-        if _META.search(candidate) or normalize_answer(candidate) == normalize_answer(question):
-            return f"proposal {candidate!r} is not an answer"
-        if answer_type not in ("date", "number") and near_copy(candidate, gold):
-            return f"proposal {candidate!r} is a misspelling of the gold answer, not another one"
-        form = form_type(candidate)
-        if answer_type in ("date", "number"):
-            # the question's wh-word alone would call anything a date ("when ...? banana")
-            found = classify_answer(candidate, question) if form is not None else "other"
-            if found != answer_type:
-                return f"proposal {candidate!r} is not a {answer_type} like the gold answer"
-        else:
-            if form is not None:
-                return f"proposal {candidate!r} is a {form}, the gold answer a {answer_type}"
-            found = classify_answer(candidate, question)
-            if answer_type != "other" and found != answer_type:
-                return f"proposal {candidate!r} is a {found}, the gold answer a {answer_type}"
-            if gold[0][:1].isupper() and not candidate[:1].isupper():
-                return f"proposal {candidate!r} is not capitalised like the gold answer {gold[0]!r}"
-            if is_title(gold[0]) and not is_title(candidate):
-                return f"proposal {candidate!r} is not a name like the gold answer {gold[0]!r}"
-            if answer_type == "person" and not looks_like_name(candidate, single=True):
-                return f"proposal {candidate!r} does not look like a person's name"
-        if contains_answer(evidence, candidate):
-            return f"proposal {candidate!r} already occurs in the evidence"
-        return None
 
     async def choose(
         self,
