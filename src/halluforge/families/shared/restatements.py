@@ -15,8 +15,9 @@ such a passage contradicts itself, which no reader would accept as real evidence
 wrong answer would fix it either. :func:`restatement` names the form, so the seed case is
 skipped with that reason instead of kept as a valid test case.
 
-Some contradictions depend on the wrong answer, not on the passage alone; they are checked
-per candidate in :mod:`halluforge.families.shared.conflicts`.
+The forms of time (a date given from another, a count of days two dates give) are read in
+:mod:`.restated_time`. Some contradictions depend on the wrong answer, not on the passage alone;
+they are checked per candidate in :mod:`halluforge.families.shared.conflicts`.
 
 The rules read the passage's own words only (no world knowledge): a fact that the swap makes
 wrong but the passage does not state twice ("Picasso, the Dutch painter") is not caught here.
@@ -24,17 +25,13 @@ wrong but the passage does not state twice ("Picasso, the Dutch painter") is not
 
 from __future__ import annotations
 
-import datetime
 import functools
-import itertools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
 from halluforge.families.shared.numbers import (
     NUMBER,
-    NUMBER_WORD,
     number_value,
 )
 from halluforge.families.shared.passage import (
@@ -42,11 +39,11 @@ from halluforge.families.shared.passage import (
     numbers_outside,
     outside,
     outside_text,
-    passage_outside,
     sentence_of,
     spans_of,
     year_value,
 )
+from halluforge.families.shared.restated_time import days_between, derived_date, relative_date
 from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.dates import MONTH_NAMES
 
@@ -65,18 +62,6 @@ _EQUIVALENT = re.compile(
 #: a share of another number: "a quarter turn" of 360 degrees is 90
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
-#: a date given as an offset of another ("Two years later", "the following year")
-_RELATIVE = re.compile(
-    rf"\b(?:(?:{NUMBER_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
-    r"|the\s+(?:following|next|previous)\s+year)\b",
-    re.I,
-)
-_YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-#: a span of time in years that another date may be counted from ("a reign of 63 years", "for 40 years")
-_DURATION = re.compile(
-    rf"\b((?:{NUMBER_WORD}|\d+)(?:[\s-]+(?:{NUMBER_WORD}))*)[\s-]+years?\b(?!\s+(?:later|after|earlier|before|old)\b)",
-    re.I,
-)
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
     r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
@@ -227,38 +212,6 @@ def _derived(
             if abs(a - b) == gold or (whole_years and abs(a - b) - 1 == gold):
                 high, low = (ma, mb) if a > b else (mb, ma)
                 return f"the passage derives the answer from {high.group()!r} - {low.group()!r}"
-    return None
-
-
-#: a count of days: "lasted 43 days", "a 35-day shutdown"
-_DAYS_AFTER = re.compile(r"^[\s-]+days?\b", re.I)
-_DAYS_END = re.compile(r"\bdays?$", re.I)
-
-
-def _days_between(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
-    """A count of days two full dates of the passage are apart ("43 days ... 1 October to 12 November").
-
-    A date without its year takes the year of the date before it. The count may include both
-    ends, so one day more than the difference counts too.
-    """
-    of_days = (
-        _DAYS_AFTER.match(evidence[end:]) or _DAYS_END.search(evidence[start:end]) for start, end in spans
-    )
-    if not any(of_days):
-        return None
-    dates: list[tuple[datetime.date, str]] = []
-    last_year = 0
-    for match in DATE.finditer(evidence):
-        year, month, day = date_key(match)
-        last_year = year = year or last_year
-        if outside(spans, *match.span()) and year and month and day:
-            try:
-                dates.append((datetime.date(year, month, day), match.group()))
-            except ValueError:  # "31 February": nothing to count from
-                continue
-    for (a, first), (b, second) in itertools.combinations(dates, 2):
-        if abs((b - a).days) in (gold, gold - 1):
-            return f"the passage derives the answer from {first!r} to {second!r}"
     return None
 
 
@@ -434,38 +387,6 @@ def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, 
     return None
 
 
-def _derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """A year given by another year and a span of years ("crowned in 1837 ... a reign of 63 years").
-
-    A wrong year would break the sum; one year of slack covers the months a span leaves out
-    ("63 years and seven months").
-    """
-    years = [int(y) for y in _YEARS.findall(gold)]
-    if not years:
-        return None
-    blanked = passage_outside(evidence, tuple(spans))
-    for duration in _DURATION.finditer(blanked):
-        length = number_value(duration.group(1))
-        if not length or length >= 1000:
-            continue
-        for other in _YEARS.finditer(blanked):
-            if any(abs(int(other.group()) + sign * length - years[0]) <= 1 for sign in (1, -1)):
-                pair = f"{other.group()!r} and {duration.group().strip()!r}"
-                return f"the passage gives the date by {pair}"
-    return None
-
-
-def _relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
-    relative = _RELATIVE.search(evidence)
-    if relative is None:
-        return None
-    other = [m for m in _YEARS.finditer(evidence) if outside(spans, *m.span())]
-    if not other:
-        return None
-    return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
-
-
 def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "") -> str | None:
     """Why swapping the gold answer would make the passage contradict itself, or None.
 
@@ -490,10 +411,10 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
             _number_name([question, *sentences], value)
             or _number_restatement(evidence, value, spans)
             or _two_values(evidence, spans)
-            or _days_between(evidence, value, spans)
+            or days_between(evidence, value, spans)
         )
     if kind == "date":
-        return _relative_date(evidence, spans) or _derived_date(evidence, gold[0], spans)
+        return relative_date(evidence, spans) or derived_date(evidence, gold[0], spans)
     return (
         _inside_name(evidence, spans)
         or _distinct_aliases(evidence, gold, spans)

@@ -1,0 +1,98 @@
+"""Restatements of time: a date the passage derives from another, and a count of days two dates give.
+
+Part of :func:`.restatements.restatement`: a date given as an offset of another ("in 1894. Two
+years later"), a year given by another year and a span of years ("crowned in 1837 ... a reign
+of 63 years"), and a count of days two full dates of the passage are apart ("lasted 43 days ...
+from 1 October to 12 November"). A swapped answer would break the sum, and no wrong answer
+fixes it, so the seed case is skipped with the reason these return.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import re
+from collections.abc import Sequence
+
+from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.numbers import NUMBER_WORD, number_value
+from halluforge.families.shared.passage import outside, passage_outside
+
+#: a date given as an offset of another ("Two years later", "the following year")
+_RELATIVE = re.compile(
+    rf"\b(?:(?:{NUMBER_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
+    r"|the\s+(?:following|next|previous)\s+year)\b",
+    re.I,
+)
+_YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+#: a span of time in years that another date may be counted from ("a reign of 63 years", "for 40 years")
+_DURATION = re.compile(
+    rf"\b((?:{NUMBER_WORD}|\d+)(?:[\s-]+(?:{NUMBER_WORD}))*)[\s-]+years?\b(?!\s+(?:later|after|earlier|before|old)\b)",
+    re.I,
+)
+
+#: a count of days: "lasted 43 days", "a 35-day shutdown"
+_DAYS_AFTER = re.compile(r"^[\s-]+days?\b", re.I)
+_DAYS_END = re.compile(r"\bdays?$", re.I)
+
+
+def days_between(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A count of days two full dates of the passage are apart ("43 days ... 1 October to 12 November").
+
+    A date without its year takes the year of the date before it. The count may include both
+    ends, so one day more than the difference counts too.
+    """
+    of_days = (
+        _DAYS_AFTER.match(evidence[end:]) or _DAYS_END.search(evidence[start:end]) for start, end in spans
+    )
+    if not any(of_days):
+        return None
+    dates: list[tuple[datetime.date, str]] = []
+    last_year = 0
+    for match in DATE.finditer(evidence):
+        year, month, day = date_key(match)
+        last_year = year = year or last_year
+        if outside(spans, *match.span()) and year and month and day:
+            try:
+                dates.append((datetime.date(year, month, day), match.group()))
+            except ValueError:  # "31 February": nothing to count from
+                continue
+    for (a, first), (b, second) in itertools.combinations(dates, 2):
+        if abs((b - a).days) in (gold, gold - 1):
+            return f"the passage derives the answer from {first!r} to {second!r}"
+    return None
+
+
+def derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A year given by another year and a span of years ("crowned in 1837 ... a reign of 63 years").
+
+    A wrong year would break the sum; one year of slack covers the months a span leaves out
+    ("63 years and seven months").
+    """
+    years = [int(y) for y in _YEARS.findall(gold)]
+    if not years:
+        return None
+    blanked = passage_outside(evidence, tuple(spans))
+    for duration in _DURATION.finditer(blanked):
+        length = number_value(duration.group(1))
+        if not length or length >= 1000:
+            continue
+        for other in _YEARS.finditer(blanked):
+            if any(abs(int(other.group()) + sign * length - years[0]) <= 1 for sign in (1, -1)):
+                pair = f"{other.group()!r} and {duration.group().strip()!r}"
+                return f"the passage gives the date by {pair}"
+    return None
+
+
+def relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
+    relative = _RELATIVE.search(evidence)
+    if relative is None:
+        return None
+    other = [m for m in _YEARS.finditer(evidence) if outside(spans, *m.span())]
+    if not other:
+        return None
+    return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
+
+
+__all__ = ["days_between", "derived_date", "relative_date"]
