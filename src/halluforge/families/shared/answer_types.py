@@ -143,10 +143,33 @@ _NAME_WORD = re.compile(
 )
 
 
+_MONTH_WORDS = frozenset(m.lower() for m in (*MONTH_NAMES, *MONTH_ABBREVIATIONS))
+#: capitalised words that open a date without a number ("Early March", "Mid-June")
+_DATE_OPENERS = ("early", "mid", "late")
+
+
+def _named_with_month(answer: str) -> bool:
+    """A name that holds a month's name ("June Carter", "Jan van Eyck", "Theresa May"), not a date.
+
+    No digit, and a capitalised word that is neither a month nor a date's opener: a date
+    without a number is a month alone or with lower-case words ("mid-June", "June and July").
+    """
+    if any(ch.isdigit() for ch in answer):
+        return False
+    words = re.findall(r"[A-Za-z][\w'’-]*", answer)
+    return any(
+        w[0].isupper()
+        and w.lower().rstrip(".") not in _MONTH_WORDS
+        and not w.lower().startswith(_DATE_OPENERS)
+        for w in words
+    )
+
+
 def form_type(answer: str) -> AnswerType | None:
     """Return "date" or "number" when the answer's own form shows it (a bare year is a date), else None."""
     answer = " ".join(answer.strip().strip("\"'“”‘’").split())
-    if _YEAR.match(answer.lower()) or any(p.search(answer) for p in _DATE_PATTERNS):
+    dated = any(p.search(answer) for p in _DATE_PATTERNS) and not _named_with_month(answer)
+    if _YEAR.match(answer.lower()) or dated:
         return "date"
     if _NUMERIC.match(answer) or any(p.search(answer) for p in _NUMBER_PATTERNS):
         return "number"
