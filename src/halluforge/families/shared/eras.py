@@ -28,6 +28,7 @@ passage that names nothing the table knows gives none either (the date checks of
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from dataclasses import dataclass
@@ -164,9 +165,24 @@ def date_refusal(
 
     Without the entity table only the question's year is checked.
     """
-    return question_year_refusal(question, gold, new) or (
-        era_refusal(evidence, gold, new, table) if table is not None else None
+    return (
+        question_year_refusal(question, gold, new)
+        or future_refusal(gold, new)
+        or (era_refusal(evidence, gold, new, table) if table is not None else None)
     )
+
+
+def future_refusal(gold: list[str], new: str, *, this_year: int | None = None) -> str | None:
+    """Why ``new`` puts a past event in a year still to come ("fired in November 2033"), or None.
+
+    A shift of a recent date can cross today; a gold date already in the future (a plan, a
+    forecast) may move anywhere.
+    """
+    this_year = this_year or datetime.date.today().year
+    old_year, new_year = _year(gold[0]), _year(new)
+    if old_year is None or new_year is None or old_year > this_year or new_year <= this_year:
+        return None
+    return f"{new!r} is after this year ({this_year}), and the gold date {gold[0]!r} is not"
 
 
 def question_year_refusal(question: str, gold: list[str], new: str) -> str | None:
@@ -179,4 +195,12 @@ def question_year_refusal(question: str, gold: list[str], new: str) -> str | Non
     return f"{new!r} is not in {old_year}, the year the question names"
 
 
-__all__ = ["NamedSpan", "date_refusal", "entity_span", "era_refusal", "named_spans", "question_year_refusal"]
+__all__ = [
+    "NamedSpan",
+    "date_refusal",
+    "entity_span",
+    "era_refusal",
+    "future_refusal",
+    "named_spans",
+    "question_year_refusal",
+]

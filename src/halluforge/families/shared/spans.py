@@ -18,6 +18,7 @@ from halluforge.textkit.answers import (
     find_answer_spans,
     normalize_answer,
 )
+from halluforge.textkit.dates import MONTH_NAME_PATTERN
 
 # -- fallbacks: span replacement ----------------------------------------------------------------
 
@@ -228,6 +229,39 @@ def _drop_the(before: str, occurrence: str, replacement: str) -> str:
     return before
 
 
+#: a year or a month and year: the part of a full date a passage also writes alone ("in 1215")
+_DATE_PART = re.compile(rf"(?:(?:{MONTH_NAME_PATTERN})\s+)?\d{{3,4}}", re.I)
+
+
+def planned_replacements(evidence: str, old_aliases: Sequence[str], new: str) -> list[tuple[int, int, str]]:
+    """Each occurrence of the gold answer and the text :func:`span_replace` writes there, in order.
+
+    The full new answer, or its short form (:func:`short_form`): a surname once the full name
+    has been written or after a given name, and a year or month and year wherever the passage
+    writes the date's year alone ("on 15 June 1215 ... the 1215 charter" -> "on 15 June 1209
+    ... the 1209 charter"; a year before the full date reads as well as after it). The
+    plausibility check reads the same plan, so a date is refused only where a replacement
+    would not have the form of the text it replaces.
+    """
+    planned: list[tuple[int, int, str]] = []
+    full_written = False
+    for start, end in answer_spans(evidence, old_aliases):
+        occurrence = evidence[start:end]
+        short = short_form(occurrence, old_aliases, new)
+        date_part = short is not None and bool(
+            _DATE_PART.fullmatch(short) and _DATE_PART.fullmatch(occurrence)
+        )
+        if short is not None and (full_written or date_part or _NAME_BEFORE.search(evidence[:start])):
+            replacement = match_casing(short, occurrence)
+        else:
+            replacement = _common_noun(occurrence, old_aliases[0], new) or (
+                match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
+            )
+            full_written = True
+        planned.append((start, end, replacement))
+    return planned
+
+
 def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     """Replace every occurrence of every old alias with ``new``, keeping the passage's grammar.
 
@@ -247,20 +281,10 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     passage that reads well. A currency sign is not doubled ("$" + "$11.4 billion") and a "the"
     the old name took is dropped before a new name that takes none ("the Netherlands" -> "France").
     """
-    spans = answer_spans(evidence, old_aliases)
     pieces: list[str] = []
     last = 0
-    full_written = False
-    for start, end in spans:
+    for start, end, replacement in planned_replacements(evidence, old_aliases, new):
         occurrence = evidence[start:end]
-        short = short_form(occurrence, old_aliases, new)
-        if short is not None and (full_written or _NAME_BEFORE.search(evidence[:start])):
-            replacement = match_casing(short, occurrence)
-        else:
-            replacement = _common_noun(occurrence, old_aliases[0], new) or (
-                match_casing(new, occurrence) + _alias_tail(occurrence, old_aliases[0], new)
-            )
-            full_written = True
         if occurrence[:1].islower() and _LEADING_ARTICLE.match(replacement):
             replacement = replacement[0].lower() + replacement[1:]  # "... the Beatles" -> "... the Who"
         before, replacement = _fit_article(evidence[last:start], replacement)
@@ -281,4 +305,11 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     return "".join(pieces)
 
 
-__all__ = ["answer_spans", "match_casing", "short_form", "span_replace", "starts_with_vowel_sound"]
+__all__ = [
+    "answer_spans",
+    "match_casing",
+    "planned_replacements",
+    "short_form",
+    "span_replace",
+    "starts_with_vowel_sound",
+]

@@ -58,9 +58,10 @@ from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
 from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
+from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
-from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
+from halluforge.families.shared.spans import planned_replacements
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
@@ -246,11 +247,13 @@ class WrongAnswer:
         if kind in ("date", "number"):
             if form is None or form not in (kind, form_type(gold[0])):  # "476" is written as a number
                 return f"{candidate!r} is not a {kind} like the gold answer"
-            # a date as the passage writes it: "on 7 November 1917" must not become "on November 1908"
-            forms = written_forms(evidence, gold) if kind == "date" else ()
-            forms = forms or ((gold[0],) if shaped else ())
-            for written in forms:
-                if answer_shape(candidate) != answer_shape(written):
+            # a date as the passage writes it: "on 7 November 1917" must not become "on November 1908";
+            # where the passage writes the year alone, the replacement is the new year alone
+            planned = planned_replacements(evidence, gold, candidate) if kind == "date" else []
+            forms = [(evidence[start:end], new) for start, end, new in planned]
+            forms = forms or ([(gold[0], candidate)] if shaped else [])
+            for written, replacement in forms:
+                if answer_shape(replacement) != answer_shape(written):
                     return f"{candidate!r} is not written like {written!r} (the gold answer as written)"
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
@@ -342,19 +345,28 @@ class WrongAnswer:
 
         # fallbacks, best first (docs/families/answer_swap.md; see the docstring)
         if kind in ("date", "number"):
-            # a date is shifted as the passage writes it ("7 November 1917", not the alias "November 1917")
-            base = next(iter(written_forms(evidence, gold)), gold[0]) if kind == "date" else gold[0]
+            # a date is shifted as the passage writes it, in its fullest form ("7 November 1917", not
+            # the alias "November 1917"): a year the passage writes alone takes the new year
+            # (planned_replacements)
+            forms = written_forms(evidence, gold) if kind == "date" else ()
+            base = max(forms, key=lambda f: len(f.split())) if forms else gold[0]
             # a number in words the shift cannot write ("eighteen") is shifted as digits, then spelled
             value = None if kind == "date" or perturbable(base) else number_value(base)
             digits = str(int(value)) if value is not None and value.is_integer() else None
+            shifts: list[str] = []
             for _ in range(PERTURB_DRAWS):
                 perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
                 if digits is not None and perturbed is not None:
                     perturbed = spell_number(int(perturbed))
-                if perturbed is not None and accept(perturbed) is not None and kind == "date":
+                refused = accept(perturbed) if perturbed is not None else f"{base!r} cannot be shifted"
+                if perturbed is not None and refused is not None and kind == "date":
                     perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
-                if perturbed is not None and accept(perturbed) is None:
+                    refused = accept(perturbed) if perturbed is not None else f"{base!r} has no year"
+                if refused is None and perturbed is not None:
                     return fallback("perturb", perturbed)
+                shifts.append(str(refused))
+            # a skip names what refused every shift, not only the proposals' and donors' reasons
+            rejected.append(f"{len(shifts)} shifted {kind}s refused, e.g. {shifts[0]}; last: {shifts[-1]}")
         facts = self.facts(evidence, gold, example.question, kind)
         table = self.table()
         refusals: list[str] = []
