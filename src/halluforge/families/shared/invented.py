@@ -183,6 +183,33 @@ def _attested(table: EntityTable) -> dict[str, frozenset[str]]:
     return {region: frozenset(names) for region, names in found.items()}
 
 
+def earlier_gender(table: EntityTable, country: str, rng: random.Random) -> str | None:
+    """A gender drawn by the shares of the table's people born before :data:`_MODERN` in ``country``'s region.
+
+    A passage of 1434 that says nothing of the painter's gender reads as a man's story to most
+    readers; an even draw gave half such people women's names. None when the region's earlier
+    people have no known gender.
+    """
+    counts = _earlier_genders(table).get(table.region(country) or "", {})
+    if not counts:
+        return None
+    genders = sorted(counts)
+    return rng.choices(genders, weights=[counts[g] for g in genders])[0]
+
+
+@functools.lru_cache(maxsize=2)
+def _earlier_genders(table: EntityTable) -> dict[str, dict[str, int]]:
+    """Per region, how many of the table's people born before :data:`_MODERN` are women and men."""
+    found: dict[str, dict[str, int]] = {}
+    for person in table.people():
+        region = table.region(person.nationality)
+        gender = table.gender(person.title)
+        if person.born is not None and person.born < _MODERN and region is not None and gender is not None:
+            by_gender = found.setdefault(region, {})
+            by_gender[gender] = by_gender.get(gender, 0) + 1
+    return found
+
+
 def person_era(facts: Facts) -> int | None:
     """The earliest year that places the gold person: born, the sentence's years, the table's."""
     years = [
@@ -216,6 +243,9 @@ def invented_names(
         return [], {"invented": f"no Latin-script names of {country} in Faker"}
     gender = gender or person_gender(facts, gold, table)
     era = person_era(facts)
+    drawn_gender = gender is None and era is not None and era < _MODERN
+    if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
+        gender = earlier_gender(table, country, rng)
     allowed = attested(table, country) if era is not None and era < _MODERN else None
     if allowed is not None:  # Faker's names are today's: an earlier person takes names attested then
         genders = [gender] if gender else ["female", "male"]
@@ -238,9 +268,11 @@ def invented_names(
         if len(found) >= 3:
             break
     info = {"country": country, "country_from": source, "gender": gender or "either"}
+    if drawn_gender:
+        info["gender_from"] = f"the table's people born before {_MODERN} in the region"
     if era is not None and era < _MODERN:
         info["era"] = f"names attested before {_MODERN}" if allowed is not None else "names of today"
     return found, info
 
 
-__all__ = ["home_country", "invented_names", "person_era", "person_gender"]
+__all__ = ["earlier_gender", "home_country", "invented_names", "person_era", "person_gender"]
