@@ -1,0 +1,78 @@
+"""Dates a passage writes twice, dates after today, names holding a month, and earlier people's gender.
+
+Hand-made passages and tables: each rule is seen alone, with the case it must leave alone.
+"""
+
+from __future__ import annotations
+
+import random
+
+from halluforge.families.shared.answer_types import classify_answer, form_type
+from halluforge.families.shared.eras import future_refusal
+from halluforge.families.shared.invented import earlier_gender
+from halluforge.families.shared.spans import planned_replacements, span_replace
+from halluforge.families.shared.wrong_answer import WrongAnswer
+from halluforge.knowledge.table import Entity, EntityTable
+
+CHARTER = "The charter was sealed at Runnymede on 15 June 1215. Copies of the 1215 charter survive."
+GOLD = ["15 June 1215", "1215"]
+
+
+def test_the_year_written_alone_takes_the_new_year() -> None:
+    """After the full date and before it: "the 1215 charter" becomes "the 1209 charter", not "the 15 June 1209"."""
+    plan = [(CHARTER[s:e], new) for s, e, new in planned_replacements(CHARTER, GOLD, "15 June 1209")]
+    assert plan == [("15 June 1215", "15 June 1209"), ("1215", "1209")]
+    first = "In 1912 the liner left Southampton. She sank on 15 April 1912."
+    assert span_replace(first, ["15 April 1912", "1912"], "15 April 1907") == (
+        "In 1907 the liner left Southampton. She sank on 15 April 1907."
+    )
+
+
+def test_a_date_written_with_its_year_alone_elsewhere_is_accepted_in_full_form_only() -> None:
+    """The full new date passes; a bare year, which would turn "15 June 1215" into "1209", does not."""
+    wrong = WrongAnswer(knowledge=False)
+    assert wrong.implausible("15 June 1209", GOLD, "date", CHARTER, shaped=True) is None
+    refused = wrong.implausible("1209", GOLD, "date", CHARTER, shaped=True)
+    assert refused is not None and "is not written like '15 June 1215'" in refused
+
+
+def test_a_name_is_not_shortened_to_a_year() -> None:
+    """A surname still waits for the full name: the plan of a person is unchanged by the date rule."""
+    text = "Kepler wrote it. Johannes Kepler died in 1630."
+    plan = [new for _, _, new in planned_replacements(text, ["Johannes Kepler", "Kepler"], "Tycho Brahe")]
+    assert plan == ["Tycho Brahe", "Tycho Brahe"]
+
+
+def test_a_past_event_is_not_moved_after_this_year() -> None:
+    """November 2023 may become 2021, not 2033; a date already in the future may move anywhere."""
+    refused = future_refusal(["November 2023"], "November 2033", this_year=2026)
+    assert refused is not None and "after this year (2026)" in refused
+    assert future_refusal(["November 2023"], "November 2021", this_year=2026) is None
+    assert future_refusal(["2030"], "2034", this_year=2026) is None
+
+
+def test_a_name_holding_a_month_is_a_name() -> None:
+    """No digit and a capitalised word that is no month: a person, whatever month it holds."""
+    for name in ("Jan van Eyck", "June Carter", "Theresa May", "August Strindberg"):
+        assert form_type(name) is None, name
+    for date in ("June", "mid-June", "Early March", "June and July", "April 1912", "May"):
+        assert form_type(date) == "date", date
+    assert classify_answer("Jan van Eyck", "who painted the arnolfini portrait") == "person"
+
+
+def test_an_earlier_persons_gender_follows_the_tables_earlier_people_of_the_region() -> None:
+    """Ten earlier European men and no woman: always a man; a region with no earlier people: None."""
+    men = [
+        Entity(f"Hans Maler{i}", "person", "painter", born=1500 + i, nationality="Germany", gender="male")
+        for i in range(10)
+    ]
+    later = Entity("Eva Neu", "person", "painter", born=1980, nationality="Germany", gender="female")
+    countries = {
+        "Germany": {"region": "Europe"},
+        "Belgium": {"region": "Europe"},
+        "Chile": {"region": "Americas"},
+    }
+    table = EntityTable.of([*men, later], countries=countries)
+    rng = random.Random(0)
+    assert {earlier_gender(table, "Belgium", rng) for _ in range(20)} == {"male"}
+    assert earlier_gender(table, "Chile", rng) is None
