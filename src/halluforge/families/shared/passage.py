@@ -77,10 +77,11 @@ def sentence_of(text: str, start: int) -> tuple[int, int]:
 def written_forms(evidence: str, gold: Sequence[str]) -> tuple[str, ...]:
     """How the passage writes the gold answer: the text of each occurrence, in order.
 
-    Span replacement puts one wrong answer in every occurrence, so a wrong date must have the
-    form of each ("7 November 1917" wants a day, a month and a year, not the gold "November
-    1917"); a passage that writes the date two ways ("on 7 November 1917 ... in 1917") has no
-    date that fits both, and the seed case is skipped rather than given "in 7 November 1915".
+    Span replacement puts the wrong answer, or its year alone, in every occurrence, so a wrong
+    date must have the form of each ("7 November 1917" wants a day, a month and a year, not the
+    gold "November 1917"); a passage that writes the date in full and its year alone ("on 7
+    November 1917 ... in 1917") gets the new date and the new year
+    (:func:`.spans.planned_replacements`), never "in 7 November 1915".
     """
     return tuple(evidence[start:end] for start, end in spans_of(evidence, tuple(gold)))
 
