@@ -57,10 +57,10 @@ from halluforge.families.shared.kinds import (
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
 from halluforge.families.shared.passage import written_forms
-from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
-from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
+from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
+from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
 from halluforge.families.shared.spans import planned_replacements
 from halluforge.families.shared.validate import (
     answer_shape,
