@@ -19,7 +19,10 @@ holds a new date to each span:
   starts or ends in the very year of the answer; when it does, the seed case is skipped,
   never given a date that contradicts it;
 - a year the question names that the gold date has ("the 2023 earthquake") stays
-  (:func:`question_year_refusal`, no table needed).
+  (:func:`question_year_refusal`, no table needed);
+- a past event is not moved into a year still to come (:func:`future_refusal`), and a weekday
+  the passage writes before the date stays true (:func:`weekday_refusal`: "on Friday 17
+  November" cannot become a Thursday).
 
 Spans are read from the description alone; a description without one gives no check, and a
 passage that names nothing the table knows gives none either (the date checks of
@@ -28,6 +31,7 @@ passage that names nothing the table knows gives none either (the date checks of
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import functools
 import re
@@ -36,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import Entity, EntityTable
@@ -168,6 +173,7 @@ def date_refusal(
     return (
         question_year_refusal(question, gold, new)
         or future_refusal(gold, new)
+        or weekday_refusal(evidence, gold, new)
         or (era_refusal(evidence, gold, new, table) if table is not None else None)
     )
 
@@ -183,6 +189,44 @@ def future_refusal(gold: list[str], new: str, *, this_year: int | None = None) -
     if old_year is None or new_year is None or old_year > this_year or new_year <= this_year:
         return None
     return f"{new!r} is after this year ({this_year}), and the gold date {gold[0]!r} is not"
+
+
+_WEEKDAYS = tuple(calendar.day_name)  # Monday first, as datetime.date.weekday() counts
+_WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$")
+_FULL_DATE = re.compile(
+    rf"(?:(?P<day>\d{{1,2}})\s+(?P<month>{MONTH_NAME_PATTERN})|(?P<month2>{MONTH_NAME_PATTERN})\s+(?P<day2>\d{{1,2}}),?)"
+    r"\s+(?P<year>\d{4})"
+)
+
+
+def _weekday(text: str) -> int | None:
+    """The weekday (Monday 0) of a full date written "15 April 1912" or "April 15, 1912", else None."""
+    found = _FULL_DATE.search(text)
+    month = month_number((found.group("month") or found.group("month2")) if found else "")
+    if found is None or month is None:
+        return None
+    try:
+        return datetime.date(
+            int(found.group("year")), month, int(found.group("day") or found.group("day2"))
+        ).weekday()
+    except ValueError:
+        return None
+
+
+def weekday_refusal(evidence: str, gold: list[str], new: str) -> str | None:
+    """Why ``new`` breaks the weekday the passage writes before the date ("Friday 17 November"), or None.
+
+    Blind readers checked the calendar: "on Friday 17 November 2016" is a Thursday, and the
+    Good Friday Agreement cannot be signed on a Tuesday.
+    """
+    new_day = _weekday(new)
+    if new_day is None:
+        return None
+    for start, _ in spans_of(evidence, tuple(gold)):
+        named = _WEEKDAY_BEFORE.search(evidence[max(0, start - 20) : start])
+        if named is not None and _WEEKDAYS.index(named.group(1)) != new_day:
+            return f"the passage calls the date a {named.group(1)}, and {new!r} is a {_WEEKDAYS[new_day]}"
+    return None
 
 
 def question_year_refusal(question: str, gold: list[str], new: str) -> str | None:
@@ -203,4 +247,5 @@ __all__ = [
     "future_refusal",
     "named_spans",
     "question_year_refusal",
+    "weekday_refusal",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from halluforge.families.shared.answer_types import classify_answer, form_type
-from halluforge.families.shared.eras import future_refusal
+from halluforge.families.shared.eras import future_refusal, weekday_refusal
 from halluforge.families.shared.invented import earlier_gender
 from halluforge.families.shared.spans import planned_replacements, span_replace
 from halluforge.families.shared.wrong_answer import WrongAnswer
@@ -49,6 +49,18 @@ def test_a_past_event_is_not_moved_after_this_year() -> None:
     assert refused is not None and "after this year (2026)" in refused
     assert future_refusal(["November 2023"], "November 2021", this_year=2026) is None
     assert future_refusal(["2030"], "2034", this_year=2026) is None
+
+
+def test_a_weekday_the_passage_names_stays_true() -> None:
+    """ "Friday 17 November 2023" may become Friday 24 November, not Thursday 17 November 2016."""
+    text = "The board announced it on Friday 17 November 2023. On Good Friday, 10 April 1998, a deal came."
+    refused = weekday_refusal(text, ["17 November 2023"], "17 November 2016")
+    assert refused is not None and "calls the date a Friday" in refused and "is a Thursday" in refused
+    assert weekday_refusal(text, ["17 November 2023"], "24 November 2023") is None
+    assert weekday_refusal(text, ["10 April 1998"], "10 April 2007") is not None  # a Tuesday
+    # no weekday before the date, or a date without a day: nothing to keep
+    assert weekday_refusal("It was signed on 10 April 1998.", ["10 April 1998"], "10 April 2007") is None
+    assert weekday_refusal(text, ["November 2023"], "November 2016") is None
 
 
 def test_a_name_holding_a_month_is_a_name() -> None:
