@@ -11,9 +11,10 @@ gender as the pronouns say.
 The names are the first and last names of Faker's person providers (MIT), one
 :class:`NameStock` per locale whose names are in Latin script (Japanese and Chinese through
 their romanised lists; Cyrillic, Greek, Georgian and Armenian names transliterated by
-``anyascii``, ISC). A country finds its stocks by ISO code (``no_NO`` for Norway); a
-country with none takes the stocks of a locale of its first language in the same region
-(``en_NZ`` for Australia); a country whose names Faker holds only in a script that does not
+``anyascii``, ISC). A country finds its stocks by ISO code (``no_NO`` for Norway, ``tw_GH`` for
+Ghana); a country with none takes those of a neighbour in one of its official languages
+(``ru_RU`` for Belarus), else those of its first language in its subregion (``en_NZ`` for Australia)
+(:func:`stocks_of_country`); a country whose names Faker holds only in a script that does not
 transliterate as English texts write it (Arabic, Korean) finds none, and no name is invented.
 """
 
@@ -175,23 +176,46 @@ def name_stocks() -> dict[str, NameStock]:
 def stocks_of_country(
     country: str, table: EntityTable, stocks: dict[str, NameStock] | None = None
 ) -> list[NameStock]:
-    """The stocks whose names are a ``country``'s: its own locales, else its language's in its region.
+    """The stocks whose names are a ``country``'s, nearest first.
 
-    Of those, the English ones when there are any (the passages are English).
+    1. the country's own locales in a language spoken there (official, or listed by GeoNames:
+       ``tw_GH`` for Ghana; ``es_CA``, Spanish names under Canada's code, is not Canada's),
+       with a neighbour's locales in its first official language when it has none of its own
+       (``en_US`` beside Canada's ``fr_CA``);
+    2. else the locales of the countries it borders, in one of its official languages
+       (``ru_RU`` for Belarus, ``es_CO`` and ``es_CL`` for Peru);
+    3. else the locales of its first official language in its subregion (``en_NZ`` for
+       Australia).
+
+    No tier, no stock: the region alone (a continent) gave Kenyan names to Ghanaians and
+    Algerian ones to Djibouti and Senegal, which blind readers called names of another
+    community. Of the stocks found, the English ones when there are any (the passages are
+    English).
     """
     stocks = stocks if stocks is not None else name_stocks()
     info = table.countries.get(country) or {}
     code = info.get("iso2")
     languages = [str(language) for language in info.get("languages") or []]
-    # a locale of the country in one of its languages ("es_CA" lists Spanish names, not Canada's)
-    own = [s for s in stocks.values() if code and s.country_code == code and s.language in languages]
-    if languages and not any(s.language == languages[0] for s in own):
-        # the first language has no locale of this country: its locales in the same region
-        region = info.get("region")
-        own += [
+    spoken = {*languages, *(str(language) for language in info.get("spoken") or [])}
+    borders = {str(border) for border in info.get("borders") or []}
+    # a neighbour's names in an official language only: English spoken as a lingua franca
+    # would give Kenyan names to Ethiopians
+    near = [
+        s
+        for s in stocks.values()
+        if table.country_of_code(s.country_code) in borders and s.language in languages
+    ]
+    own = [s for s in stocks.values() if code and s.country_code == code and s.language in spoken]
+    if own and languages and not any(s.language == languages[0] for s in own):
+        own += [s for s in near if s.language == languages[0]]
+    own = own or near
+    subregion = table.subregion(country)
+    if not own and languages and subregion is not None:
+        own = [
             s
             for s in stocks.values()
-            if s.language == languages[0] and table.region(table.country_of_code(s.country_code)) == region
+            if s.language == languages[0]
+            and table.subregion(table.country_of_code(s.country_code)) == subregion
         ]
     # names as English texts write them: Ireland's en_IE rather than ga_IE's Irish spellings
     own = [s for s in own if s.language == "en"] or own

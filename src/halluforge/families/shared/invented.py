@@ -160,27 +160,31 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return None
 
 
-def attested(table: EntityTable, country: str) -> frozenset[str]:
-    """First names borne by the table's people born before :data:`_MODERN` in ``country``'s region.
+def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:
+    """First names borne by the table's people born before :data:`_MODERN`, nearest first.
 
-    By region, not country: the table holds too few earlier people per country, while a
-    region still keeps "Isaac" and "Ada" apart from the Western names an Indian locale lists.
+    Those of ``country``'s subregion, then of its region: the table holds too few earlier
+    people per country, a region still keeps "Isaac" and "Ada" apart from the Western names an
+    Indian locale lists, and a subregion also keeps Southern Europe's "Claudio" from a German
+    composer of 1813.
     """
-    return _attested(table).get(table.region(country) or "", frozenset())
+    by_group = _attested(table)
+    groups = (table.subregion(country), table.region(country))
+    return tuple(by_group[group] for group in dict.fromkeys(groups) if group in by_group)
 
 
 @functools.lru_cache(maxsize=2)
 def _attested(table: EntityTable) -> dict[str, frozenset[str]]:
-    """Per region, the first names of the table's people born before :data:`_MODERN` (read once)."""
+    """Per subregion and per region, the first names of the table's people born before :data:`_MODERN`."""
     found: dict[str, set[str]] = {}
     for person in table.people():
         words = person.title.split()
         if person.born is None or person.born >= _MODERN or len(words) < 2 or not words[0].isalpha():
             continue
-        region = table.region(person.nationality)
-        if region is not None:
-            found.setdefault(region, set()).add(words[0])
-    return {region: frozenset(names) for region, names in found.items()}
+        for group in (table.subregion(person.nationality), table.region(person.nationality)):
+            if group is not None:
+                found.setdefault(group, set()).add(words[0])
+    return {group: frozenset(names) for group, names in found.items()}
 
 
 def earlier_gender(table: EntityTable, country: str, rng: random.Random) -> str | None:
@@ -240,19 +244,26 @@ def invented_names(
         return [], {"invented": "no nationality in the passage, table or name"}
     stocks = stocks_of_country(country, table)
     if not stocks:
-        return [], {"invented": f"no Latin-script names of {country} in Faker"}
+        return [], {
+            "invented": f"no Latin-script names of {country}, its neighbours or its subregion in Faker"
+        }
     gender = gender or person_gender(facts, gold, table)
     era = person_era(facts)
     drawn_gender = gender is None and era is not None and era < _MODERN
     if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
         gender = earlier_gender(table, country, rng)
-    allowed = attested(table, country) if era is not None and era < _MODERN else None
-    if allowed is not None:  # Faker's names are today's: an earlier person takes names attested then
+    allowed: frozenset[str] | None = None
+    if (
+        era is not None and era < _MODERN
+    ):  # Faker's names are today's: an earlier person takes names attested then
         genders = [gender] if gender else ["female", "male"]
-        dated = [s for s in stocks if all(len(s.firsts(g, allowed)) >= _MIN_ATTESTED for g in genders)]
+        for names in attested(table, country):  # the subregion's, else the region's
+            dated = [s for s in stocks if all(len(s.firsts(g, names)) >= _MIN_ATTESTED for g in genders)]
+            if dated:
+                stocks, allowed = dated, names
+                break
         # with too few attested names, today's: blind readers called an anachronistic first
         # name a small clash, and a real person in the role a plain one
-        stocks, allowed = (dated, allowed) if dated else (stocks, None)
     family_first = any(surname_first(gold[0], s) for s in stocks)
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []

@@ -30,8 +30,17 @@ KENYA = NameStock(
 )
 COUNTRIES = {
     "Norway": {"region": "Europe", "iso2": "NO", "languages": ["no"]},
-    "Kenya": {"region": "Africa", "iso2": "KE", "languages": ["en", "sw"]},
-    "Uganda": {"region": "Africa", "iso2": "UG", "languages": ["en", "sw"]},
+    "Kenya": {"region": "Africa", "subregion": "Sub-Saharan Africa", "iso2": "KE", "languages": ["en", "sw"]},
+    "Uganda": {"region": "Africa", "iso2": "UG", "languages": ["en", "sw"], "borders": ["Kenya"]},
+    "Zambia": {"region": "Africa", "subregion": "Sub-Saharan Africa", "iso2": "ZM", "languages": ["en"]},
+    "Ethiopia": {
+        "region": "Africa",
+        "iso2": "ET",
+        "languages": ["am"],
+        "spoken": ["en"],
+        "borders": ["Kenya"],
+    },
+    "Ghana": {"region": "Africa", "iso2": "GH", "languages": ["en"], "spoken": ["tw"]},
     "Russia": {"region": "Europe", "iso2": "RU", "languages": ["ru"]},
 }
 
@@ -46,12 +55,27 @@ def _table(*entities: Entity) -> EntityTable:
     )
 
 
-def test_a_country_takes_its_own_locale_else_its_language_in_its_region() -> None:
-    stocks = {"no_NO": NORWAY, "en_KE": KENYA}
+def test_a_country_takes_its_own_locale_else_a_neighbours_else_its_subregions() -> None:
+    """Own locale (in any language spoken there), a neighbour's in an official language, the subregion's."""
+    twi = NameStock("tw_GH", first=KENYA.first, last=NORWAY.last)
+    stocks = {"no_NO": NORWAY, "en_KE": KENYA, "tw_GH": twi}
     table = _table()
     assert stocks_of_country("Norway", table, stocks) == [NORWAY]
-    assert stocks_of_country("Uganda", table, stocks) == [KENYA]  # English in Africa
+    assert stocks_of_country("Ghana", table, stocks) == [twi]  # its own Twi names, not Kenya's English
+    assert stocks_of_country("Uganda", table, stocks) == [KENYA]  # a neighbour, English official in both
+    assert stocks_of_country("Zambia", table, stocks) == [KENYA]  # English in its subregion
+    # a neighbour whose language is only a lingua franca here, and a region alone, give nothing
+    assert stocks_of_country("Ethiopia", table, stocks) == []
     assert stocks_of_country("Russia", table, stocks) == []  # no Latin-script names: nothing
+    # a locale of its own in a second language, and its first language's next door: English wins
+    french = NameStock("fr_CA", first=NORWAY.first, last=NORWAY.last)
+    american = NameStock("en_US", first=KENYA.first, last=KENYA.last)
+    countries = {
+        "Canada": {"iso2": "CA", "languages": ["en", "fr"], "borders": ["United States"]},
+        "United States": {"iso2": "US", "languages": ["en"]},
+    }
+    north = EntityTable.of([], countries=countries)
+    assert stocks_of_country("Canada", north, {"fr_CA": french, "en_US": american}) == [american]
 
 
 def test_the_home_country_comes_from_a_demonym_a_birthplace_or_the_question() -> None:
