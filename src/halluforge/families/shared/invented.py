@@ -59,13 +59,14 @@ _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
 
-def countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
+def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
     prime minister") counts two, a demonym before a name ("the Swedish Academy") none; any
-    other mention counts one: a country's name, a demonym, a place the table puts in a country,
-    after a word that places something in it ("in Nairobi", "from Louisiana").
+    other mention counts one: a country's name, a demonym, and (with ``places``) a place the
+    table puts in a country, after a word that places something in it ("in Nairobi", "from
+    Louisiana").
     """
     found: list[tuple[str, int]] = []
     words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
@@ -77,7 +78,7 @@ def countries_named(text: str, table: EntityTable) -> list[tuple[str, int]]:
         if country is not None:
             found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
             continue
-        if i == 0 or words[i - 1].lower() not in _PLACING:
+        if not places or i == 0 or words[i - 1].lower() not in _PLACING:
             continue
         # a place the table puts in a country, after a placing word: "in Nairobi", "from
         # Louisiana", "in Las Vegas" (two words tried before one)
@@ -124,7 +125,10 @@ def home_country(
         for country, weight in countries_named(evidence, table):
             counts[country] += weight
     if counts:
-        return counts.most_common(1)[0][0], "passage"
+        # a tie goes to a country the passage names over one a place's name gives: "commanded
+        # at Gallipoli" (a town in Italy too) beside "the Republic of Turkey"
+        named = {country for country, _ in countries_named(evidence, table, places=False)}
+        return max(counts, key=lambda country: (counts[country], country in named)), "passage"
     origins = {table.country_of_code(s.country_code) for s in name_origin(gold[0])} - {None}
     if len(origins) == 1:
         return origins.pop(), "name"

@@ -100,6 +100,15 @@ def test_the_home_country_comes_from_a_demonym_a_birthplace_or_the_question() ->
     assert home_country(nothing, "Zork Quibble ran.", ["Zork Quibble"], "who ran", table) == (None, "unknown")
 
 
+def test_a_country_the_passage_names_wins_a_tie_with_a_towns_country() -> None:
+    """ "Commanded at Bergen" (a town of Norway) beside "the Republic of Kenya": Kenya, as named."""
+    table = _table()
+    gold = ["Ola Dahl"]
+    evidence = "The Republic of Kenya was led by Ola Dahl, an officer who had commanded at Bergen."
+    facts = read_facts(evidence, gold, "who led it", "person", table)
+    assert home_country(facts, evidence, gold, "who led it", table) == ("Kenya", "passage")
+
+
 def test_gender_follows_a_clear_majority_of_the_words_about_the_answer() -> None:
     table = _table()
     evidence = "Kari Lunde was the first woman admitted. She trained with her father."
