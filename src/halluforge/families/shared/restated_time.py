@@ -18,9 +18,11 @@ from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.numbers import NUMBER_WORD, number_value
 from halluforge.families.shared.passage import outside, passage_outside
 
-#: a date given as an offset of another ("Two years later", "the following year")
+#: a date given as an offset of another ("Two years later", "three and a half years after", "the
+#: following year")
 _RELATIVE = re.compile(
-    rf"\b(?:(?:{NUMBER_WORD}|\d+)\s+(?:years?|decades?|centur(?:y|ies))\s+(?:later|after|earlier|before)"
+    rf"\b(?:(?:{NUMBER_WORD}|\d+)(?:\s+and\s+a\s+half)?\s+(?:years?|decades?|centur(?:y|ies))\s+"
+    r"(?:later|after|earlier|before)"
     r"|the\s+(?:following|next|previous)\s+year)\b",
     re.I,
 )

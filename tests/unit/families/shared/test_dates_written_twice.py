@@ -10,6 +10,7 @@ import random
 from halluforge.families.shared.answer_types import classify_answer, form_type
 from halluforge.families.shared.eras import future_refusal, weekday_refusal
 from halluforge.families.shared.invented import earlier_gender
+from halluforge.families.shared.restated_time import relative_date
 from halluforge.families.shared.spans import planned_replacements, span_replace
 from halluforge.families.shared.wrong_answer import WrongAnswer
 from halluforge.knowledge.table import Entity, EntityTable
@@ -88,3 +89,12 @@ def test_an_earlier_persons_gender_follows_the_tables_earlier_people_of_the_regi
     rng = random.Random(0)
     assert {earlier_gender(table, "Belgium", rng) for _ in range(20)} == {"male"}
     assert earlier_gender(table, "Chile", rng) is None
+
+
+def test_a_date_counted_in_years_and_a_half_from_another_is_a_restatement() -> None:
+    """ "three and a half years after the June 2016 referendum" ties 31 January 2020 to 2016."""
+    text = "The UK left on 31 January 2020, more than three and a half years after the June 2016 vote."
+    start = text.index("31 January 2020")
+    found = relative_date(text, [(start, start + len("31 January 2020"))])
+    assert found is not None and "three and a half years after" in found
+    assert relative_date("The UK left on 31 January 2020 after the 2016 vote.", [(15, 30)]) is None
