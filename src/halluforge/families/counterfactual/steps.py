@@ -47,10 +47,8 @@ from halluforge.families.shared.validate import (
     first_failure,
     parse_answer,
     parse_passage,
-    perturb_answer,
 )
 from halluforge.families.shared.wrong_answer import (
-    PERTURB_DRAWS,
     WrongAnswer,
     ask_attempt,
     propose_answer,
@@ -332,17 +330,11 @@ async def counterfactual_answer(
     shaped = answer_type in ("date", "number")
     method = "perturb"
     new = None
-    # dates and numbers: a value shifted a little, checked like the answer swap's (window, form,
+    # dates and numbers: a value shifted a little, as the answer swap shifts it (window, form,
     # the passage's other dates and figures), before an unrelated value of the same kind and size
-    for _ in range(PERTURB_DRAWS if shaped else 0):
-        shifted = perturb_answer(gold[0], answer_type, rng)
-        if (
-            shifted is not None
-            and judge.implausible(shifted, gold, answer_type, paragraph, shaped=True, question=question)
-            is None
-        ):
-            new = shifted
-            break
+    if shaped:
+        new, why = judge.shifted(gold, answer_type, paragraph, question, rng)
+        rejected.extend([why] if new is None else [])
 
     def plausible(candidate: str) -> str | None:
         # the answer swap's plausibility check: same fine kind, a known member where members are

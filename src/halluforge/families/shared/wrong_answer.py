@@ -55,19 +55,16 @@ from halluforge.families.shared.kinds import (
     wants_female,
 )
 from halluforge.families.shared.mentions import known_namesake
-from halluforge.families.shared.numbers import number_value, numbers_close, spell_number, years_close
-from halluforge.families.shared.passage import written_forms
+from halluforge.families.shared.numbers import numbers_close, years_close
 
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
 from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
 from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
+from halluforge.families.shared.shifts import PERTURB_DRAWS, shift_answer
 from halluforge.families.shared.spans import planned_replacements
 from halluforge.families.shared.validate import (
     answer_shape,
     check_differs,
-    perturb_answer,
-    perturbable,
-    shift_year,
 )
 from halluforge.forge.base import EMBEDDING_CACHE, ForgeContext
 from halluforge.knowledge.table import place_types
@@ -80,8 +77,6 @@ if TYPE_CHECKING:
 
 #: start of the skip reason when no wrong answer passes the plausibility check
 NO_PLAUSIBLE = "no plausible wrong answer"
-#: shifted dates or numbers tried before giving up on the perturb fallback
-PERTURB_DRAWS = 16
 
 
 class WrongAnswer:
@@ -345,28 +340,10 @@ class WrongAnswer:
 
         # fallbacks, best first (docs/families/answer_swap.md; see the docstring)
         if kind in ("date", "number"):
-            # a date is shifted as the passage writes it, in its fullest form ("7 November 1917", not
-            # the alias "November 1917"): a year the passage writes alone takes the new year
-            # (planned_replacements)
-            forms = written_forms(evidence, gold) if kind == "date" else ()
-            base = max(forms, key=lambda f: len(f.split())) if forms else gold[0]
-            # a number in words the shift cannot write ("eighteen") is shifted as digits, then spelled
-            value = None if kind == "date" or perturbable(base) else number_value(base)
-            digits = str(int(value)) if value is not None and value.is_integer() else None
-            shifts: list[str] = []
-            for _ in range(PERTURB_DRAWS):
-                perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
-                if digits is not None and perturbed is not None:
-                    perturbed = spell_number(int(perturbed))
-                refused = accept(perturbed) if perturbed is not None else f"{base!r} cannot be shifted"
-                if perturbed is not None and refused is not None and kind == "date":
-                    perturbed = shift_year(base, rng)  # "9 November 1989" must lose its year alias
-                    refused = accept(perturbed) if perturbed is not None else f"{base!r} has no year"
-                if refused is None and perturbed is not None:
-                    return fallback("perturb", perturbed)
-                shifts.append(str(refused))
-            # a skip names what refused every shift, not only the proposals' and donors' reasons
-            rejected.append(f"{len(shifts)} shifted {kind}s refused, e.g. {shifts[0]}; last: {shifts[-1]}")
+            shifted, refused = self.shifted(gold, kind, evidence, example.question, rng)
+            if shifted is not None:
+                return fallback("perturb", shifted)
+            rejected.append(refused)
         facts = self.facts(evidence, gold, example.question, kind)
         table = self.table()
         refusals: list[str] = []
@@ -407,6 +384,18 @@ class WrongAnswer:
             rejected.append(f"{REFUSED}s refused donors: {summary}")
         rejected.append(f"no answer of kind {kind} passes the plausibility check")
         return None, FieldProvenance(path="fallback", method="none", attempts=attempts, rejected=rejected)
+
+    def shifted(
+        self, gold: list[str], kind: Kind, evidence: str, question: str, rng: random.Random
+    ) -> tuple[str | None, str]:
+        """A date or number shifted a little that passes :meth:`implausible` (``shift_answer``)."""
+        return shift_answer(
+            gold,
+            kind,
+            evidence,
+            lambda answer: self.implausible(answer, gold, kind, evidence, shaped=True, question=question),
+            rng,
+        )
 
     def no_real_donor(self, gold: list[str], kind: Kind) -> str | None:
         """Why no real answer may replace ``gold`` under ``real_donors``, or None when one may."""

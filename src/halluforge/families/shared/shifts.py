@@ -1,0 +1,59 @@
+"""Shifting a date or a number a little, as the passage writes it, until a check accepts it.
+
+The answer swap's and RECALL's rule fallback for dates and numbers (ReEval's "plausible wrong
+answer of the same type"): a small move keeps the passage's other dates and figures true around
+the new value. One loop for both families, so both write a date in its fullest form, move the
+year of a date whose year alone is a gold alias, and say why every shift was refused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import cast
+
+from halluforge.families.shared.answer_types import AnswerType
+from halluforge.families.shared.numbers import number_value, spell_number
+from halluforge.families.shared.passage import written_forms
+from halluforge.families.shared.validate import perturb_answer, perturbable, shift_year
+
+#: shifted dates or numbers tried before giving up on the perturb fallback
+PERTURB_DRAWS = 16
+
+
+def shift_answer(
+    gold: list[str],
+    kind: str,
+    evidence: str,
+    accept: Callable[[str], str | None],
+    rng: random.Random,
+) -> tuple[str | None, str]:
+    """A shifted ``kind`` ("date" or "number") that ``accept`` passes (None: why), or None and why not.
+
+    A date is shifted as the passage writes it, in its fullest form ("7 November 1917", not the
+    alias "November 1917"): a year the passage writes alone takes the new year
+    (:func:`.spans.planned_replacements`); a date whose shift ``accept`` refuses (its year alone
+    is a gold alias, "9 November 1989" against "1989") moves its year instead. A number in words
+    the shift cannot write ("eighteen") is shifted as digits, then spelled. The reason names how
+    many shifts were refused and why (the first and the last).
+    """
+    forms = written_forms(evidence, gold) if kind == "date" else ()
+    base = max(forms, key=lambda f: len(f.split())) if forms else gold[0]
+    value = None if kind == "date" or perturbable(base) else number_value(base)
+    digits = str(int(value)) if value is not None and value.is_integer() else None
+    refusals: list[str] = []
+    for _ in range(PERTURB_DRAWS):
+        perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
+        if digits is not None and perturbed is not None:
+            perturbed = spell_number(int(perturbed))
+        refused = accept(perturbed) if perturbed is not None else f"{base!r} cannot be shifted"
+        if refused is not None and kind == "date" and perturbed is not None:
+            perturbed = shift_year(base, rng)
+            refused = accept(perturbed) if perturbed is not None else f"{base!r} has no year"
+        if refused is None and perturbed is not None:
+            return perturbed, ""
+        refusals.append(refused or "")
+    return None, f"{len(refusals)} shifted {kind}s refused, e.g. {refusals[0]}; last: {refusals[-1]}"
+
+
+__all__ = ["PERTURB_DRAWS", "shift_answer"]
