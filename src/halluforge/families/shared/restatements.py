@@ -387,6 +387,22 @@ def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, 
     return None
 
 
+def _eponym(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+    """A person's capitalised name written in lower case: a word named after them ("the becquerel").
+
+    Swapped with the rest, it would rename the thing too ("the guichard"), which every reader
+    who knows the word sees; left alone, it keeps the answer. A name its bearer writes in lower
+    case ("bell hooks") is no such word.
+    """
+    if gold[0] == gold[0].lower():
+        return None
+    for start, end in spans:
+        written = evidence[start:end]
+        if written == written.lower() and any(c.isalpha() for c in written):
+            return f"the passage uses the answer's name as a word ({written!r})"
+    return None
+
+
 def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "") -> str | None:
     """Why swapping the gold answer would make the passage contradict itself, or None.
 
@@ -417,6 +433,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         return relative_date(evidence, spans) or derived_date(evidence, gold[0], spans)
     return (
         _inside_name(evidence, spans)
+        or (_eponym(evidence, gold, spans) if kind.startswith("person") else None)
         or _distinct_aliases(evidence, gold, spans)
         or _named_alias(evidence, gold, spans)
         or _echo(evidence, gold, spans, person=kind.startswith("person"))

@@ -11,6 +11,7 @@ from halluforge.families.shared.answer_types import classify_answer, form_type
 from halluforge.families.shared.eras import future_refusal, weekday_refusal
 from halluforge.families.shared.invented import earlier_gender
 from halluforge.families.shared.restated_time import relative_date
+from halluforge.families.shared.restatements import restatement
 from halluforge.families.shared.spans import planned_replacements, span_replace
 from halluforge.families.shared.wrong_answer import WrongAnswer
 from halluforge.knowledge.table import Entity, EntityTable
@@ -98,3 +99,26 @@ def test_a_date_counted_in_years_and_a_half_from_another_is_a_restatement() -> N
     found = relative_date(text, [(start, start + len("31 January 2020"))])
     assert found is not None and "three and a half years after" in found
     assert relative_date("The UK left on 31 January 2020 after the 2016 vote.", [(15, 30)]) is None
+
+
+def test_a_name_written_as_a_word_is_a_restatement() -> None:
+    """ "the becquerel" (the unit) would become "the guichard"; "bell hooks" is her own spelling."""
+    text = "Henri Becquerel found radioactivity. Its SI unit, the becquerel, is named after him."
+    found = restatement(text, ["Henri Becquerel", "Becquerel"], "person:scientist", "who found it")
+    assert found is not None and "'becquerel'" in found
+    assert (
+        restatement("Henri Becquerel found it. Becquerel won.", ["Henri Becquerel", "Becquerel"], "person")
+        is None
+    )
+    assert restatement("The essay is by bell hooks.", ["bell hooks"], "person") is None
+
+
+def test_a_date_whose_year_is_an_alias_moves_its_year() -> None:
+    """One shift loop for the answer swap and RECALL: "9 November 1989" (alias "1989") gets a new year."""
+    wrong = WrongAnswer(knowledge=False)
+    text = "The Berlin Wall fell on 9 November 1989, after weeks of protest."
+    gold = ["9 November 1989", "1989"]
+    new, why = wrong.shifted(gold, "date", text, "when did the wall fall", random.Random(3))
+    assert new is not None and why == "" and "1989" not in new and new.startswith("9 November ")
+    never, why = wrong.shifted(["Jan van Eyck"], "date", "Jan van Eyck painted it.", "who", random.Random(3))
+    assert never is None and why.startswith("16 shifted dates refused")
