@@ -41,6 +41,8 @@ _ORDINAL_WORDS = (
     "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
     "twenty-first"
 )
+#: the ordinal words in order ("first" is 1), for centuries written in words
+ORDINAL_WORDS = tuple(_ORDINAL_WORDS.split("|"))
 _NUMBER_WORDS = (
     "zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
@@ -256,6 +258,7 @@ def is_title(text: str) -> bool:
 
 __all__ = [
     "ANSWER_TYPES",
+    "ORDINAL_WORDS",
     "AnswerType",
     "classify_answer",
     "describe",

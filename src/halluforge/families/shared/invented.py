@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.mentions import WORD, heritage_first
 from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
 from halluforge.textkit.sentences import sentence_spans
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 _DRAWS = 8
 #: a person born (or a sentence dated) before this year gets only first names attested then
 _MODERN = 1930
+#: before this year, a person with no attested first names of the region is not invented
+_EARLY = 1800
 #: a stock needs this many attested first names of the gender to invent an earlier person
 _MIN_ATTESTED = 3
 
@@ -218,12 +221,26 @@ def _earlier_genders(table: EntityTable) -> dict[str, dict[str, int]]:
     return found
 
 
+#: a century the sentences about the answer name ("in the late 17th century"): its first year
+_CENTURY = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)[\s-]+century|\b({'|'.join(ORDINAL_WORDS)})[\s-]+century\b", re.I
+)
+
+
 def person_era(facts: Facts) -> int | None:
-    """The earliest year that places the gold person: born, the sentence's years, the table's."""
+    """The earliest year that places the gold person: born, the sentence's years, the table's.
+
+    A century named in the sentences about the answer counts from its first year ("the late
+    17th century": 1600), when no year places the person.
+    """
     years = [
         *facts.years,
         *(y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None),
     ]
+    if not years:
+        for digits, word in _CENTURY.findall(" ".join(facts.about)):
+            number = int(digits) if digits else ORDINAL_WORDS.index(word.lower()) + 1
+            years.append((number - 1) * 100)
     return min(years) if years else None
 
 
@@ -257,17 +274,19 @@ def invented_names(
     if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
         gender = earlier_gender(table, country, rng)
     allowed: frozenset[str] | None = None
-    if (
-        era is not None and era < _MODERN
-    ):  # Faker's names are today's: an earlier person takes names attested then
+    # Faker's names are today's: an earlier person takes names attested then
+    if era is not None and era < _MODERN:
         genders = [gender] if gender else ["female", "male"]
         for names in attested(table, country):  # the subregion's, else the region's
             dated = [s for s in stocks if all(len(s.firsts(g, names)) >= _MIN_ATTESTED for g in genders)]
             if dated:
                 stocks, allowed = dated, names
                 break
-        # with too few attested names, today's: blind readers called an anachronistic first
-        # name a small clash, and a real person in the role a plain one
+        # with too few attested names, today's, back to 1800: blind readers called an
+        # anachronistic first name a small clash there; before it, "Matthew" for the founder of
+        # the Asante kingdom in "the late 17th century" was a plain one
+        if allowed is None and era < _EARLY:
+            return [], {"invented": f"no first names of {country}'s region attested before {_MODERN}; {era}"}
     family_first = any(surname_first(gold[0], s) for s in stocks)
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []

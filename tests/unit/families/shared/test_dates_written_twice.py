@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from halluforge.families.shared.answer_types import classify_answer, form_type
 from halluforge.families.shared.eras import future_refusal, weekday_refusal
 from halluforge.families.shared.invented import earlier_gender
@@ -122,3 +124,42 @@ def test_a_date_whose_year_is_an_alias_moves_its_year() -> None:
     assert new is not None and why == "" and "1989" not in new and new.startswith("9 November ")
     never, why = wrong.shifted(["Jan van Eyck"], "date", "Jan van Eyck painted it.", "who", random.Random(3))
     assert never is None and why.startswith("16 shifted dates refused")
+
+
+def test_a_person_before_1800_with_no_attested_names_is_not_invented() -> None:
+    """Today's names pass for 1850 (a small clash to readers), not for a founder of the 1690s."""
+    from halluforge.families.shared.facts import read_facts
+    from halluforge.families.shared.invented import invented_names
+    from halluforge.knowledge.names import name_stocks
+
+    if "tw_GH" not in name_stocks():
+        pytest.skip("Faker without its Twi locale")
+    countries = {
+        "Ghana": {
+            "region": "Africa",
+            "subregion": "Sub-Saharan Africa",
+            "iso2": "GH",
+            "languages": ["en"],
+            "spoken": ["tw"],
+        }
+    }
+    table = EntityTable.of([], countries=countries, demonyms={"ghanaian": "Ghana"})
+    for year, invented in ((1695, False), (1850, True)):
+        text = f"Kofi Manu, the Ghanaian king, founded the state in {year}. He ruled for decades."
+        facts = read_facts(text, ["Kofi Manu"], "who founded the state", "person:monarch", table)
+        names, info = invented_names(facts, text, ["Kofi Manu"], "who founded it", table, random.Random(0))
+        assert bool(names) is invented, (year, info)
+
+
+def test_a_century_in_words_places_a_person() -> None:
+    """ "in the late seventeenth century" and "the 13th century" place a person with no year."""
+    from halluforge.families.shared.facts import read_facts
+    from halluforge.families.shared.invented import person_era
+
+    table = EntityTable.of([])
+    for text, era in (
+        ("The state was founded in the late seventeenth century by Kofi Manu.", 1600),
+        ("Kofi Manu led a small principality at the end of the 13th century.", 1200),
+        ("Kofi Manu led a small principality.", None),
+    ):
+        assert person_era(read_facts(text, ["Kofi Manu"], "who founded it", "person", table)) == era, text
