@@ -6,19 +6,21 @@ RECALL's counterfactual answers. Why invent rather than borrow a real person: se
 (birth year, home town, works), so the new name must only fit what the passage says of its
 bearer:
 
-- **nationality**: the demonym next to the answer ("the Norwegian playwright"), else the gold
+- **nationality**: the demonym next to the answer ("the Norwegian playwright"; one that names no
+  country the table knows, "the Flemish artist", gives none rather than a guess), else the gold
   person's nationality in the entity table, else the country the sentences about the answer
   name most, weighted (:func:`home_country`: "Born in Haugesund on Norway's west coast"), else
   the passage's own country, else the country of the name's own stock
   (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country whose
   names Faker holds only in a script that does not transliterate well, nothing is invented;
-- **era**: a person born, or a sentence dated, before 1930 takes only first names that the
-  entity table's people of the same region born before then bore ("Ada", "Isaac"; not
-  "Briana" for a 1902 birth); with too few of them, today's names (a small clash, where a real
-  person in the role is a plain one);
+- **era**: a person born, or a sentence dated (a year, or a century), before 1930 takes only
+  first names that the entity table's people of the same subregion, else region, born before
+  then bore ("Ada", "Isaac"; not "Briana" for a 1902 birth); with too few of them, today's
+  names (a small clash, where a real person in the role is a plain one), but none before 1800;
 - **gender**: the pronouns and gendered words around the answer when only one side's occur,
   else the gold person's (table description or first name), else a clear majority of those
-  words, else the pronoun that opens a sentence about the answer, else either;
+  words, else the pronoun that opens a sentence about the answer, else (before 1930) drawn by
+  the shares of the table's earlier people of the region, else either;
 - **not real**: a name the entity table knows as a person, or any of whose words the passage
   already holds, is drawn again.
 """
@@ -108,6 +110,8 @@ def home_country(
     """
     if facts.demonym_country:
         return facts.demonym_country, "demonym"
+    if facts.demonym_words:  # "the Flemish artist", "the Persian poet": said, but of no country known
+        return None, f"the demonym {facts.demonym_words[0]!r} names no country the table knows"
     if facts.gold is not None and facts.gold.nationality:
         return facts.gold.nationality, "table"
     counts: Counter[str] = Counter()
@@ -262,7 +266,8 @@ def invented_names(
     """
     country, source = home_country(facts, evidence, gold, question, table)
     if country is None:
-        return [], {"invented": "no nationality in the passage, table or name"}
+        why = source if source.startswith("the demonym") else "no nationality in the passage, table or name"
+        return [], {"invented": why}
     stocks = stocks_of_country(country, table)
     if not stocks:
         return [], {

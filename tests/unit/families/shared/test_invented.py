@@ -259,3 +259,16 @@ def test_a_truth_value_is_no_proposal() -> None:
     wrong = WrongAnswer(knowledge=False)
     reason = wrong.reject_answer("False", ["Aida"], "other", "which opera", "Aida opened.")
     assert reason is not None and "not an answer" in reason
+
+
+def test_a_demonym_of_no_known_country_gives_no_home_country() -> None:
+    """ "the Flemish artist" is said but maps to no country: no guess from London further on."""
+    countries = {"United Kingdom": {"region": "Europe", "iso2": "GB", "languages": ["en"]}}
+    painters = [Entity(f"Jan Peeters {i}", "person", "Flemish painter") for i in range(2)]
+    table = EntityTable.of(painters, countries=countries)
+    # two descriptions open with "Flemish": a nationality word, with no country behind it
+    text = "It was painted by the Flemish artist Joos Smet. It hangs in the United Kingdom."
+    facts = read_facts(text, ["Joos Smet"], "who painted it", "person:painter", table)
+    assert facts.demonym_words == ("Flemish",) and facts.demonym_country is None
+    country, why = home_country(facts, text, ["Joos Smet"], "who painted it", table)
+    assert country is None and "'Flemish'" in why
