@@ -6,13 +6,14 @@ RECALL's counterfactual answers. Why invent rather than borrow a real person: se
 (birth year, home town, works), so the new name must only fit what the passage says of its
 bearer:
 
-- **nationality**: the demonym next to the answer ("the Norwegian playwright"; one that names no
-  country the table knows, "the Flemish artist", gives none rather than a guess), else the gold
+- **nationality**: the demonym next to the answer ("the Norwegian playwright"), else the gold
   person's nationality in the entity table, else the country the sentences about the answer
   name most, weighted (:func:`home_country`: "Born in Haugesund on Norway's west coast"), else
-  the passage's own country, else the country of the name's own stock
-  (:func:`~halluforge.knowledge.names.name_origin`). With none of these, or a country whose
-  names Faker holds only in a script that does not transliterate well, nothing is invented;
+  the passage's own country; next to a demonym of no known country ("the Flemish artist" of a
+  painting in London) only a birthplace or a demonym before a noun counts; else the country
+  of the name's own stock (:func:`~halluforge.knowledge.names.name_origin`). With none of
+  these, or a country whose names Faker holds only in a script that does not transliterate
+  well, nothing is invented;
 - **era**: a person born, or a sentence dated (a year, or a century), before 1930 takes only
   first names that the entity table's people of the same subregion, else region, born before
   then bore ("Ada", "Isaac"; not "Briana" for a 1902 birth); with too few of them, today's
@@ -110,8 +111,6 @@ def home_country(
     """
     if facts.demonym_country:
         return facts.demonym_country, "demonym"
-    if facts.demonym_words:  # "the Flemish artist", "the Persian poet": said, but of no country known
-        return None, f"the demonym {facts.demonym_words[0]!r} names no country the table knows"
     if facts.gold is not None and facts.gold.nationality:
         return facts.gold.nationality, "table"
     counts: Counter[str] = Counter()
@@ -119,15 +118,21 @@ def home_country(
         if (country := table.demonyms.get(word.lower())) is not None:
             counts[country] += 2
     about = set(facts.about)
+    # "the Flemish artist": a nationality of no country the table knows is said, so a country
+    # merely named nearby (the London gallery of his painting) is no evidence; a birthplace or
+    # "the Belgian painter" still is
+    unmapped = bool(facts.demonym_words)
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
         for country, weight in countries_named(sentence, table):
             # outside the sentences about the answer, only "the Kenyan runner" speaks of a person
-            if sentence in about or weight == 2:
+            if (sentence in about and not unmapped) or weight == 2:
                 counts[country] += weight
         for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
             for country, _ in countries_named(f"in {born.group(1)}", table):
                 counts[country] += 2
+    if not counts and unmapped:
+        return None, f"the demonym {facts.demonym_words[0]!r} names no country the table knows"
     if not counts:  # nothing said about the person: the passage's own country, if it names one
         for country, weight in countries_named(evidence, table):
             counts[country] += weight

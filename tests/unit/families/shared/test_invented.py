@@ -263,12 +263,20 @@ def test_a_truth_value_is_no_proposal() -> None:
 
 def test_a_demonym_of_no_known_country_gives_no_home_country() -> None:
     """ "the Flemish artist" is said but maps to no country: no guess from London further on."""
-    countries = {"United Kingdom": {"region": "Europe", "iso2": "GB", "languages": ["en"]}}
+    countries = {
+        "United Kingdom": {"region": "Europe", "iso2": "GB", "languages": ["en"]},
+        "Belgium": {"region": "Europe", "iso2": "BE", "languages": ["nl", "fr"]},
+    }
     painters = [Entity(f"Jan Peeters {i}", "person", "Flemish painter") for i in range(2)]
-    table = EntityTable.of(painters, countries=countries)
+    ghent = Entity("Ghent", "place", place_type="city", country="Belgium")
+    table = EntityTable.of([*painters, ghent], countries=countries)
     # two descriptions open with "Flemish": a nationality word, with no country behind it
-    text = "It was painted by the Flemish artist Joos Smet. It hangs in the United Kingdom."
+    text = "The panel is by the Flemish artist Joos Smet. A museum in the United Kingdom bought the panel."
     facts = read_facts(text, ["Joos Smet"], "who painted it", "person:painter", table)
     assert facts.demonym_words == ("Flemish",) and facts.demonym_country is None
     country, why = home_country(facts, text, ["Joos Smet"], "who painted it", table)
     assert country is None and "'Flemish'" in why
+    # where the sentences about him name a country ("born in ..."), that one is taken
+    born = "By the Flemish artist Joos Smet, born in Ghent. A museum in the United Kingdom bought it."
+    facts = read_facts(born, ["Joos Smet"], "who painted it", "person:painter", table)
+    assert home_country(facts, born, ["Joos Smet"], "who painted it", table) == ("Belgium", "passage")
