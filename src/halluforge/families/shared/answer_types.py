@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Literal, get_args
 
-from halluforge.textkit.dates import MONTH_ABBREVIATIONS, MONTH_NAMES
+from halluforge.textkit.dates import MONTH_ABBREVIATIONS, MONTH_NAMES, month_number
 from halluforge.textkit.sentences import split_sentences
 
 AnswerType = Literal["date", "number", "person", "place", "other"]
@@ -145,7 +145,6 @@ _NAME_WORD = re.compile(
 )
 
 
-_MONTH_WORDS = frozenset(m.lower() for m in (*MONTH_NAMES, *MONTH_ABBREVIATIONS))
 #: capitalised words that open a date without a number ("Early March", "Mid-June")
 _DATE_OPENERS = ("early", "mid", "late")
 
@@ -160,9 +159,7 @@ def _named_with_month(answer: str) -> bool:
         return False
     words = re.findall(r"[A-Za-z][\w'’-]*", answer)
     return any(
-        w[0].isupper()
-        and w.lower().rstrip(".") not in _MONTH_WORDS
-        and not w.lower().startswith(_DATE_OPENERS)
+        w[0].isupper() and month_number(w.rstrip(".")) is None and not w.lower().startswith(_DATE_OPENERS)
         for w in words
     )
 

@@ -38,9 +38,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
-from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import Entity, EntityTable
@@ -193,23 +193,17 @@ def future_refusal(gold: list[str], new: str, *, this_year: int | None = None) -
 
 _WEEKDAYS = tuple(calendar.day_name)  # Monday first, as datetime.date.weekday() counts
 _WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$")
-_FULL_DATE = re.compile(
-    rf"(?:(?P<day>\d{{1,2}})\s+(?P<month>{MONTH_NAME_PATTERN})|(?P<month2>{MONTH_NAME_PATTERN})\s+(?P<day2>\d{{1,2}}),?)"
-    r"\s+(?P<year>\d{4})"
-)
 
 
 def _weekday(text: str) -> int | None:
-    """The weekday (Monday 0) of a full date written "15 April 1912" or "April 15, 1912", else None."""
-    found = _FULL_DATE.search(text)
-    month = month_number((found.group("month") or found.group("month2")) if found else "")
-    if found is None or month is None:
+    """The weekday (Monday 0) of the full date in ``text`` ("15 April 1912", "April 15, 1912"), or None."""
+    found = DATE.search(text)
+    year, month, day = date_key(found) if found else (0, 0, 0)
+    if not (year and month and day):
         return None
     try:
-        return datetime.date(
-            int(found.group("year")), month, int(found.group("day") or found.group("day2"))
-        ).weekday()
-    except ValueError:
+        return datetime.date(year, month, day).weekday()
+    except ValueError:  # "31 February"
         return None
 
 

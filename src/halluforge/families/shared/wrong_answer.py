@@ -60,7 +60,7 @@ from halluforge.families.shared.numbers import numbers_close, years_close
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
 from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
 from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
-from halluforge.families.shared.shifts import PERTURB_DRAWS, shift_answer
+from halluforge.families.shared.shifts import shift_answer
 from halluforge.families.shared.spans import planned_replacements
 from halluforge.families.shared.validate import (
     answer_shape,
@@ -483,4 +483,4 @@ class WrongAnswer:
         return cast(tuple[dict[Kind, list[str]], NeighbourIndex], ctx.resources[key])
 
 
-__all__ = ["NO_PLAUSIBLE", "PERTURB_DRAWS", "WrongAnswer", "ask_attempt", "propose_answer"]
+__all__ = ["NO_PLAUSIBLE", "WrongAnswer", "ask_attempt", "propose_answer"]
