@@ -15,10 +15,22 @@ from typing import cast
 from halluforge.families.shared.answer_types import AnswerType
 from halluforge.families.shared.numbers import number_value, spell_number
 from halluforge.families.shared.passage import written_forms
-from halluforge.families.shared.validate import perturb_answer, perturbable, shift_year
+from halluforge.families.shared.validate import (
+    YEAR_SHIFT,
+    YEAR_SPREAD,
+    perturb_answer,
+    perturbable,
+    shift_year,
+)
 
 #: shifted dates or numbers tried before giving up on the perturb fallback
 PERTURB_DRAWS = 16
+#: the first half of the draws moves a year at most this many years, the rest further: an
+#: informed reader ties a date to the events around it. Six of the nine dates blind readers
+#: faulted on sets 28-31 had moved five to ten years, four of them across an outside event (a
+#: 1905 partition ordered in 1898 by a viceroy who took office in 1899; Nagy leading a 1965
+#: uprising, seven years after his execution)
+NEAR_YEARS = 3
 
 
 def shift_answer(
@@ -31,7 +43,8 @@ def shift_answer(
     """A shifted ``kind`` ("date" or "number") that ``accept`` passes (None: why), or None and why not.
 
     A date is shifted as the passage writes it, in its fullest form ("7 November 1917", not the
-    alias "November 1917"): a year the passage writes alone takes the new year
+    alias "November 1917"), a year by at most :data:`NEAR_YEARS` in the first half of the
+    draws; a year the passage writes alone takes the new year
     (:func:`.spans.planned_replacements`); a date whose shift ``accept`` refuses (its year alone
     is a gold alias, "9 November 1989" against "1989") moves its year instead. A number in words
     the shift cannot write ("eighteen") is shifted as digits, then spelled. The reason names how
@@ -42,13 +55,14 @@ def shift_answer(
     value = None if kind == "date" or perturbable(base) else number_value(base)
     digits = str(int(value)) if value is not None and value.is_integer() else None
     refusals: list[str] = []
-    for _ in range(PERTURB_DRAWS):
-        perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng)
+    for draw in range(PERTURB_DRAWS):
+        years = NEAR_YEARS if draw < PERTURB_DRAWS // 2 else YEAR_SPREAD
+        perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng, years=years)
         if digits is not None and perturbed is not None:
             perturbed = spell_number(int(perturbed))
         refused = accept(perturbed) if perturbed is not None else f"{base!r} cannot be shifted"
         if refused is not None and kind == "date" and perturbed is not None:
-            perturbed = shift_year(base, rng)
+            perturbed = shift_year(base, rng, max_shift=min(years, YEAR_SHIFT))
             refused = accept(perturbed) if perturbed is not None else f"{base!r} has no year"
         if refused is None and perturbed is not None:
             return perturbed, ""

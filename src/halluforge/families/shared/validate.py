@@ -281,9 +281,13 @@ _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 _ORDINAL_RE = re.compile(r"^(st|nd|rd|th)")
 
 
-def _shift(value: int, answer_type: AnswerType, rng: random.Random) -> int:
+#: a year is shifted by up to this many years; a caller may ask for a nearer year first
+YEAR_SPREAD = 30
+
+
+def _shift(value: int, answer_type: AnswerType, rng: random.Random, years: int = YEAR_SPREAD) -> int:
     if answer_type == "date" and 1000 <= value <= 2100:
-        step = rng.randint(2, 30) * rng.choice((-1, 1))
+        step = rng.randint(min(2, years), years) * rng.choice((-1, 1))
         return value + step if value + step <= 2100 else value - abs(step)
     if value < 13:
         return rng.choice([n for n in range(1, 13) if n != value])
@@ -303,13 +307,15 @@ def perturbable(answer: str) -> bool:
     return bool(_INT_RE.search(answer) or _WORD_NUMBER_RE.search(answer))
 
 
-def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> str | None:
+def perturb_answer(
+    answer: str, answer_type: AnswerType, rng: random.Random, *, years: int = YEAR_SPREAD
+) -> str | None:
     """A changed date or number, or None if none applies.
 
     A full date moves a few days within its month ("15 August 2021" -> "11 August 2021"); a
-    month and year moves one or two months within the year; a year or an amount is shifted.
-    Small moves keep the passage's other dates and figures ("later that month", "the last
-    troops left on 30 August") true around the new value.
+    month and year moves one or two months within the year; a year alone moves up to ``years``
+    years; an amount is shifted. Small moves keep the passage's other dates and figures ("later
+    that month", "the last troops left on 30 August") true around the new value.
     """
     if answer_type not in ("date", "number"):
         return None
@@ -333,7 +339,7 @@ def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> 
     if number:
         raw = number.group()
         value = int(raw.replace(",", ""))
-        new = _shift(value, answer_type, rng)
+        new = _shift(value, answer_type, rng, years)
         text = f"{new:,}" if "," in raw else str(new)
         rest = answer[number.end() :]
         if _ORDINAL_RE.match(rest):
@@ -350,7 +356,11 @@ def perturb_answer(answer: str, answer_type: AnswerType, rng: random.Random) -> 
 _YEAR_RE = re.compile(r"\b([1-9][0-9]{2}|1[0-9]{3}|20[0-9]{2})\b")
 
 
-def shift_year(answer: str, rng: random.Random, *, max_shift: int = 10) -> str | None:
+#: a full date's year moves at most this many years (its day and month stay)
+YEAR_SHIFT = 10
+
+
+def shift_year(answer: str, rng: random.Random, *, max_shift: int = YEAR_SHIFT) -> str | None:
     """The date with its (last) year moved 1 to ``max_shift`` years: "9 November 1989" -> "9 November 1986".
 
     A full date whose year alone is also a gold alias ("1989") needs a new year, not only a new
@@ -367,6 +377,8 @@ def shift_year(answer: str, rng: random.Random, *, max_shift: int = 10) -> str |
 
 
 __all__ = [
+    "YEAR_SHIFT",
+    "YEAR_SPREAD",
     "Check",
     "answer_shape",
     "build_answer_pool",
