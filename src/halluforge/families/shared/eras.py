@@ -21,8 +21,8 @@ holds a new date to each span:
 - a year the question names that the gold date has ("the 2023 earthquake") stays
   (:func:`question_year_refusal`, no table needed);
 - a past event is not moved into a year still to come (:func:`future_refusal`), and a weekday
-  the passage writes before the date stays true (:func:`weekday_refusal`: "on Friday 17
-  November" cannot become a Thursday).
+  the passage writes before or just after the date stays true (:func:`weekday_refusal`: "on
+  Friday 17 November" cannot become a Thursday, nor "24 April 1916, Easter Monday" a Friday).
 
 Spans are read from the description alone; a description without one gives no check, and a
 passage that names nothing the table knows gives none either (the date checks of
@@ -193,6 +193,8 @@ def future_refusal(gold: list[str], new: str, *, this_year: int | None = None) -
 
 _WEEKDAYS = tuple(calendar.day_name)  # Monday first, as datetime.date.weekday() counts
 _WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$")
+#: a weekday in apposition after the date: "on 24 April 1916, Easter Monday", "(a Sunday)"
+_WEEKDAY_AFTER = re.compile(rf"^,?\s*\(?(?:a\s+|an\s+|the\s+)?(?:[A-Z][a-z]+\s+)?({'|'.join(_WEEKDAYS)})\b")
 
 
 def _weekday(text: str) -> int | None:
@@ -208,16 +210,18 @@ def _weekday(text: str) -> int | None:
 
 
 def weekday_refusal(evidence: str, gold: list[str], new: str) -> str | None:
-    """Why ``new`` breaks the weekday the passage writes before the date ("Friday 17 November"), or None.
+    """Why ``new`` breaks the weekday the passage gives the date, or None.
 
-    Blind readers checked the calendar: "on Friday 17 November 2016" is a Thursday, and the
-    Good Friday Agreement cannot be signed on a Tuesday.
+    Before the date ("Friday 17 November") or just after it ("24 April 1916, Easter Monday").
+    Blind readers checked the calendar: "on Friday 17 November 2016" is a Thursday, the Good
+    Friday Agreement cannot be signed on a Tuesday, and 24 April 1908 was no Easter Monday.
     """
     new_day = _weekday(new)
     if new_day is None:
         return None
-    for start, _ in spans_of(evidence, tuple(gold)):
+    for start, end in spans_of(evidence, tuple(gold)):
         named = _WEEKDAY_BEFORE.search(evidence[max(0, start - 20) : start])
+        named = named or _WEEKDAY_AFTER.search(evidence[end : end + 24])
         if named is not None and _WEEKDAYS.index(named.group(1)) != new_day:
             return f"the passage calls the date a {named.group(1)}, and {new!r} is a {_WEEKDAYS[new_day]}"
     return None
