@@ -52,8 +52,9 @@ _RANGE = re.compile(
     re.I,
 )
 _UNIT_AFTER = re.compile(r"^\s+([a-z]+)", re.I)
-#: a unit written after a number with a space or a hyphen ("8,849 metres", "the 8,000-metre peaks")
-_MEASURE_UNIT = re.compile(r"[\s-]([a-z]+)\b", re.I)
+#: a unit written after a number with a space or a hyphen ("8,849 metres", "the 8,000-metre peaks"),
+#: or a share's, after the whole it is part of ("270 of the 538 electoral votes")
+_MEASURE_UNIT = re.compile(r"(?:\s+of\s+(?:the\s+)?[\d,]+)?[\s-]([a-z]+)\b", re.I)
 
 
 def _unit(word: str | None) -> str:
@@ -101,7 +102,9 @@ def _crosses(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int
 
     "K2 rises to 8,611 metres ... the last of the 8,000-metre peaks to be climbed in winter":
     6,900 metres would make it no 8,000-metre peak. Like a date against the passage's other
-    dates, a measure keeps its order against every other measure in the same unit.
+    dates, a measure keeps its order against every other measure in the same unit, a share
+    too: "Biden won 306 electoral votes ... a candidate needs 270 of the 538 electoral votes"
+    cannot become 240.
     """
     unit = _gold_unit(evidence, spans)
     if not unit:
