@@ -222,6 +222,23 @@ def stocks_of_country(
     return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
 
 
+def stocks_of_name(stocks: Sequence[NameStock], name: str) -> list[NameStock]:
+    """Of a country's stocks, those listing most of ``name``'s first and last word, in either order.
+
+    A country of several languages (Belgium: ``fr_BE`` and ``nl_BE``) gives its people names of
+    one community: the Flemish nationalist leader "Bart De Wever" became "David Bailly", a
+    Walloon name, which both blind readers of set 31 noted. The gold person's own name tells
+    the community when one stock lists more of it than another; otherwise all stay.
+    """
+    words = name.split()
+    if len(stocks) < 2 or len(words) < 2:
+        return list(stocks)
+    first, last = words[0], words[-1]
+    held = {s.locale: max(s.holds(first, last), s.holds(last, first)) for s in stocks}
+    best = max(held.values())
+    return [s for s in stocks if held[s.locale] == best] if best else list(stocks)
+
+
 def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[NameStock]:
     """The stocks a person's name most likely comes from ("Katalin Nagy": hu_HU), or none.
 
@@ -280,4 +297,12 @@ def invent_person(
     return (f"{last} {first}" if family_first else f"{first} {last}"), stock.locale
 
 
-__all__ = ["NameStock", "invent_person", "name_origin", "name_stocks", "stocks_of_country", "surname_first"]
+__all__ = [
+    "NameStock",
+    "invent_person",
+    "name_origin",
+    "name_stocks",
+    "stocks_of_country",
+    "stocks_of_name",
+    "surname_first",
+]

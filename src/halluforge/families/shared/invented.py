@@ -13,7 +13,9 @@ bearer:
   painting in London) only a birthplace or a demonym before a noun counts; else the country
   of the name's own stock (:func:`~halluforge.knowledge.names.name_origin`). With none of
   these, or a country whose names Faker holds only in a script that does not transliterate
-  well, nothing is invented;
+  well, nothing is invented. Of a country's stocks in several languages, those listing more
+  of the gold name are drawn from (:func:`~halluforge.knowledge.names.stocks_of_name`: a
+  Flemish leader takes Flemish names);
 - **era**: a person born, or a sentence dated (a year, or a century), before 1930 takes only
   first names that the entity table's people of the same subregion, else region, born before
   then bore ("Ada", "Isaac"; not "Briana" for a 1902 birth); with too few of them, today's
@@ -36,7 +38,13 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.mentions import WORD, heritage_first
-from halluforge.knowledge.names import invent_person, name_origin, stocks_of_country, surname_first
+from halluforge.knowledge.names import (
+    invent_person,
+    name_origin,
+    stocks_of_country,
+    stocks_of_name,
+    surname_first,
+)
 from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -273,7 +281,7 @@ def invented_names(
     if country is None:
         why = source if source.startswith("the demonym") else "no nationality in the passage, table or name"
         return [], {"invented": why}
-    stocks = stocks_of_country(country, table)
+    stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
     if not stocks:
         return [], {
             "invented": f"no Latin-script names of {country}, its neighbours or its subregion in Faker"
