@@ -45,6 +45,7 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
     names: dict[str, str] = {}
     demonyms: dict[str, str] = {}
     populations: dict[str, int] = {}
+    formal: dict[str, str] = {}
     if folder is None:
         return info, names, demonyms
     spoken = read_spoken_languages()
@@ -78,7 +79,29 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
             if shared is None or people > populations.get(shared, 0):  # "American": the largest
                 demonyms[demonym.casefold()] = name
             populations[name] = people
+        formal.update((word, name) for word in _formal_adjectives(spellings))
+    for word, name in formal.items():  # after every listed demonym: those come first
+        demonyms.setdefault(word, name)
     return info, names, demonyms
+
+
+#: the second word of a country's formal name after its adjective ("Argentine Republic")
+_FORMAL_NOUNS = frozenset({"Republic", "Kingdom", "Federation", "Confederation", "Commonwealth"})
+
+
+def _formal_adjectives(spellings: Any) -> list[str]:
+    """The adjectives of a country's two-word formal names: "argentine" of "Argentine Republic".
+
+    Countryinfo lists one demonym per country ("Argentinean"), yet descriptions and passages
+    say "Argentine writer" (eight of the table's people) and "Hellenic"; its formal names
+    carry those adjectives.
+    """
+    found: list[str] = []
+    for spelling in spellings if isinstance(spellings, list) else []:
+        words = spelling.split() if isinstance(spelling, str) else []
+        if len(words) == 2 and words[1] in _FORMAL_NOUNS and ORIGIN_ADJECTIVE.search(words[0]):
+            found.append(words[0].casefold())
+    return found
 
 
 def read_spoken_languages() -> dict[str, list[str]]:

