@@ -154,3 +154,13 @@ def test_countries_carry_their_subregion_and_the_languages_spoken_there() -> Non
     assert ghana["languages"] == ["en"] and "tw" in ghana["spoken"]
     assert countries["Germany"]["subregion"] == "Western Europe"
     assert countries["Italy"]["subregion"] == "Southern Europe"
+
+
+def test_a_countrys_formal_name_gives_its_adjective_as_a_demonym() -> None:
+    """ "Argentine Republic": "Argentine writer" is Argentina's, though countryinfo lists "Argentinean"."""
+    pytest.importorskip("countryinfo")
+    _, _, demonyms = read_countries()
+    assert demonyms["argentine"] == "Argentina" and demonyms["argentinean"] == "Argentina"
+    assert demonyms["hellenic"] == "Greece"
+    assert demonyms["french"] == "France"  # a listed demonym is never displaced
+    assert "islamic" not in demonyms  # "Islamic Republic of Iran": not two words
