@@ -28,6 +28,7 @@ import json
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -168,6 +169,17 @@ class EntityTable:
         Shorter spellings are codes ("US", "FRA") that read as ordinary words in lower case.
         """
         return country_pattern(tuple(sorted(n for n in self.country_names if len(n) > 3)))
+
+    def countries_in(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
+        """Each country a text names as a proper noun, with its match ("the island's": none).
+
+        Matched on the lower-cased text, kept where the text writes a capital: some spellings
+        are common words in lower case, and "the island's governor-general" of Barbados read
+        as Iceland ("Island") and gave its first president Icelandic names.
+        """
+        for match in self.country_name_pattern.finditer(text.lower()):
+            if text[match.start()].isupper():
+                yield self.country_names[match.group(0)], match
 
     def region(self, country: str | None) -> str | None:
         """The country's region (Europe, Africa, Americas, Asia, Oceania), or None."""

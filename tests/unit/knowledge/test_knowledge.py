@@ -164,3 +164,17 @@ def test_a_countrys_formal_name_gives_its_adjective_as_a_demonym() -> None:
     assert demonyms["hellenic"] == "Greece"
     assert demonyms["french"] == "France"  # a listed demonym is never displaced
     assert "islamic" not in demonyms  # "Islamic Republic of Iran": not two words
+
+
+def test_a_country_is_named_only_as_a_proper_noun() -> None:
+    """ "turkey" at the feast is a bird, "Turkey's president" a country; the real "Island" of Iceland too."""
+    table = EntityTable.of([], countries={"Turkey": {}, "Chad": {}})
+    text = "They ate turkey and chad cards were counted, while Turkey's president spoke."
+    assert [(country, match.start()) for country, match in table.countries_in(text)] == [("Turkey", 51)]
+    pytest.importorskip("countryinfo")
+    countries, names, _ = read_countries()  # countryinfo's spellings: Iceland's own "Island" among them
+    assert names["island"] == "Iceland"
+    parts: dict[str, Any] = {"sources": {}, "entities": [], "index": {}, "demonyms": {}, "first_names": {}}
+    real = EntityTable({**parts, "countries": countries, "country_names": names})
+    barbados = "Mason had served as the island's governor-general since 2018 in Barbados."
+    assert [country for country, _ in real.countries_in(barbados)] == ["Barbados"]

@@ -180,8 +180,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             country = table.demonyms.get(word.lower())
             if country is not None:
                 found.append(country)
-        for match in table.country_name_pattern.finditer(outside.lower()):
-            found.append(table.country_names[match.group(0)])
+        found.extend(country for country, _ in table.countries_in(outside))
         facts.countries = tuple(dict.fromkeys(found))
         facts.gold_place = table.place(gold[0], place_types(kind))
         facts.gold_country = table.country(gold[0]) or (

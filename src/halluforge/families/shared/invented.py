@@ -100,10 +100,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         place = (table.place(pair) if pair else None) or table.place(word)
         if place is not None and place.country is not None:
             found.append((place.country, 1))
-    for match in table.country_name_pattern.finditer(text.lower()):
+    for country, match in table.countries_in(text):
         # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
         owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
-        found.append((table.country_names[match.group(0)], 2 if owns else 1))
+        found.append((country, 2 if owns else 1))
     return found
 
 
