@@ -225,7 +225,8 @@ class AnswerSwap(Generator):
                 self.skip(item, f"gold answer occurs {len(spans)} times; require_single_occurrence is on")
             ]
         answer_type = classify_answer(gold[0], example.question)
-        kind = example_kind(example)
+        table = self.wrong.table()
+        kind = example_kind(example, roles=table.occupation_words if table is not None else frozenset())
         gold = gold + _surname(gold, evidence, kind)
         restated = restatement(evidence, gold, kind, example.question)
         if restated is not None:  # any wrong answer would leave the passage contradicting itself

@@ -261,8 +261,11 @@ async def counterfactual_answer(
         knowledge=knowledge,
         real_donors=real_donors,
     )
-    kind = classify_kind(gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold)
     table = judge.table()
+    roles = table.occupation_words if table is not None else frozenset()
+    kind = classify_kind(
+        gold[0], question, answer_type=answer_type, evidence=paragraph, aliases=gold, roles=roles
+    )
     named = looks_like_name(gold[0]) and re.search(r"\bwho(?:m|se)?\b", question, re.I) is not None
     if kind == "other" and table is not None and named and table.gender(gold[0]):
         kind = "person"  # "Maria Ressa" for "who won ...": a person, by her first name

@@ -65,11 +65,12 @@ def example_answer(example: Example, max_words: int = 5) -> str | None:
     return answer
 
 
-def example_kind(example: Example, answer: str | None = None) -> Kind:
+def example_kind(example: Example, answer: str | None = None, roles: frozenset[str] = frozenset()) -> Kind:
     """The fine kind of an example's answer (a loader's ``answer_type`` sets the coarse type).
 
     The evidence gives a person's role when the question does not
-    (:func:`~halluforge.families.shared.kinds.passage_role`).
+    (:func:`~halluforge.families.shared.kinds.passage_role`); ``roles`` are occupations that
+    make "which <occupation> ..." ask for a person (the entity table's, when it is on).
     """
     given = example.metadata.get("answer_type")
     coarse: AnswerType | None = given if given in ANSWER_TYPES else None
@@ -79,6 +80,7 @@ def example_kind(example: Example, answer: str | None = None) -> Kind:
         answer_type=coarse,
         evidence=example.evidence,
         aliases=() if answer else example.answers,
+        roles=roles,
     )
 
 

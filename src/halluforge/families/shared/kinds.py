@@ -267,22 +267,26 @@ def role_groups(text: str) -> frozenset[str]:
     return frozenset(role for role, cue in _ROLE_RES if cue.search(text))
 
 
-_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b", re.I)
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}[a-z]+)\b", re.I)
 #: endings of nouns that name a person ("architect", "painter", "scientist", "poet", "explorer")
 _PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope)$")
 
 
-def asks_person(question: str) -> bool:
+def asks_person(question: str, roles: frozenset[str] = frozenset()) -> bool:
     """Whether a "which"/"what" question asks for a person by a role noun ("which architect ...").
 
-    The noun must be a role cue and name a person by its ending, so "which opera" (a
-    composer's cue, but a work) or "which novel" asks for no person.
+    One of the three words after "which" (past a demonym: "which egyptian-born chemist") must
+    name a person by its ending and be a role cue, or an occupation of ``roles`` (the entity
+    table's, from its people's descriptions: "oceanographer", "activist", "economist"), so
+    "which opera" (a composer's cue, but a work) or "which novel" asks for no person.
     """
     match = _WHICH_NOUN.search(_last_sentence(question))
     if match is None:
         return False
-    noun = match.group(1).lower()
-    return bool(_PERSON_NOUN.search(noun)) and question_role(noun) is not None
+    for noun in re.findall(r"[a-z]+", match.group(1).lower()):
+        if _PERSON_NOUN.search(noun) and (question_role(noun) is not None or noun in roles):
+            return True
+    return False
 
 
 #: the noun just before a name, after an article and up to three modifiers: "the young Catalan architect "
@@ -348,11 +352,13 @@ def classify_kind(
     answer_type: AnswerType | None = None,
     evidence: str | None = None,
     aliases: Sequence[str] = (),
+    roles: frozenset[str] = frozenset(),
 ) -> Kind:
     """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown.
 
     With ``evidence``, a person the question gives no role takes the role the passage gives
-    in apposition before the name or one of its ``aliases`` (:func:`passage_role`).
+    in apposition before the name or one of its ``aliases`` (:func:`passage_role`); ``roles``
+    are occupations that make "which <occupation> ..." ask for a person (:func:`asks_person`).
     """
     coarse = answer_type or classify_answer(answer, question)
     if coarse in ("date", "number"):
@@ -361,7 +367,7 @@ def classify_kind(
         # "who was on the throne when the colonies declared independence?" -> "King George III"
         coarse = "person" if re.search(r"\bwho\b", question or "", re.I) else "other"
     members = tuple(k for k in lexicon_kinds(answer) if not k.startswith("trait:"))
-    if coarse == "other" and asks_person(question or "") and looks_like_name(answer, single=True):
+    if coarse == "other" and asks_person(question or "", roles) and looks_like_name(answer, single=True):
         coarse = "person"  # "which architect designed ...": a person, though not asked with "who"
     if coarse == "person":
         role = question_role(question or "")
