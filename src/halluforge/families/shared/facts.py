@@ -135,6 +135,27 @@ def _demonym_after(after: str, table: EntityTable) -> str | None:
     return None
 
 
+#: a sentence that opens by naming the answer by nationality: "The Argentine had previously managed"
+_DEMONYM_SUBJECT = re.compile(
+    r"^\s*The\s+([A-Z][\w'’-]+)\s+(?:had|has|was|is|also|later|then|previously|first|became|would)\b"
+)
+
+
+def _demonym_next(evidence: str, gold: list[str], table: EntityTable) -> str | None:
+    """A demonym that stands for the answer at the opening of the next sentence, or None.
+
+    News passages go on "Mauricio Pochettino ... The Argentine had previously managed
+    Tottenham": the demonym is the answer's own. Only before a verb or an adverb, so "The
+    French government said" (a demonym before a noun) speaks of no one.
+    """
+    spans = answer_spans(evidence, gold)
+    if not spans:
+        return None
+    _, end = sentence_of(evidence, spans[0][0])
+    match = _DEMONYM_SUBJECT.match(evidence[end:])
+    return match.group(1) if match is not None and table.is_demonym(match.group(1)) else None
+
+
 def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: EntityTable) -> Facts:
     """The facts around the gold answer that a donor must agree with."""
     sentence, start, end = _answer_sentence(evidence, gold)
@@ -163,11 +184,16 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         facts.gender_text, facts.cues = context, (female, male)
         if female != male and (female == 0 or male == 0):
             facts.gender = "female" if female else "male"
-        # a demonym next to the answer ("the Scottish physician"): mapped to its country when
+        # a demonym next to the answer ("the Scottish physician"), or standing for it at the
+        # opening of the next sentence ("The Argentine had"): mapped to its country when
         # countryinfo knows it, else kept as the word people's descriptions open with
         own = {w for g in gold for w in g.split()}
         words = [w for w in before[-4:] if w not in own and table.is_demonym(w)]
-        apposed = _demonym_after(sentence[end:], table) if sentence else None
+        apposed = (
+            (_demonym_after(sentence[end:], table) or _demonym_next(evidence, gold, table))
+            if sentence
+            else None
+        )
         if words or apposed:
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)

@@ -77,10 +77,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     """Each country a text names, with its weight.
 
     A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
-    prime minister") counts two, a demonym before a name ("the Swedish Academy") none; any
-    other mention counts one: a country's name, a demonym, and (with ``places``) a place the
-    table puts in a country, after a word that places something in it ("in Nairobi", "from
-    Louisiana").
+    prime minister") counts two, a demonym or a country before a name ("the Swedish Academy",
+    "the United States Soccer Federation") none; any other mention counts one: a country's
+    name, a demonym, and (with ``places``) a place the table puts in a country, after a word
+    that places something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
     words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
@@ -103,7 +103,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     for country, match in table.countries_in(text):
         # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
         owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
-        found.append((country, 2 if owns else 1))
+        # "the United States Soccer Federation named Pochettino": part of a longer name, as a
+        # demonym before a name is ("the Swedish Academy")
+        named = re.match(r" [A-Z]", text[match.end() : match.end() + 2]) is not None
+        found.append((country, 2 if owns else 0 if named else 1))
     return found
 
 
