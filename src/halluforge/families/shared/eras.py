@@ -22,7 +22,9 @@ holds a new date to each span:
   (:func:`question_year_refusal`, no table needed);
 - a past event is not moved into a year still to come (:func:`future_refusal`), and a weekday
   the passage writes before or just after the date stays true (:func:`weekday_refusal`: "on
-  Friday 17 November" cannot become a Thursday, nor "24 April 1916, Easter Monday" a Friday).
+  Friday 17 November" cannot become a Thursday, nor "24 April 1916, Easter Monday" a Friday),
+  nor a holiday or weekday its sentence names (:mod:`.calendar_ties`: "on Easter Sunday",
+  "during Friday prayers").
 
 Spans are read from the description alone; a description without one gives no check, and a
 passage that names nothing the table knows gives none either (the date checks of
@@ -38,6 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from halluforge.families.shared.calendar_ties import tie_refusal
 from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
@@ -174,6 +177,7 @@ def date_refusal(
         question_year_refusal(question, gold, new)
         or future_refusal(gold, new)
         or weekday_refusal(evidence, gold, new)
+        or tie_refusal(evidence, gold, new)
         or (era_refusal(evidence, gold, new, table) if table is not None else None)
     )
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import cast
 
 from halluforge.families.shared.answer_types import AnswerType
+from halluforge.families.shared.calendar_ties import tied_dates
 from halluforge.families.shared.numbers import number_value, spell_number
 from halluforge.families.shared.passage import written_forms
 from halluforge.families.shared.validate import (
@@ -43,8 +44,9 @@ def shift_answer(
     """A shifted ``kind`` ("date" or "number") that ``accept`` passes (None: why), or None and why not.
 
     A date is shifted as the passage writes it, in its fullest form ("7 November 1917", not the
-    alias "November 1917"), a year by at most :data:`NEAR_YEARS` in the first half of the
-    draws; a year the passage writes alone takes the new year
+    alias "November 1917"); one its sentence ties to a holiday or a weekday tries that day's
+    other occurrences first (:func:`.calendar_ties.tied_dates`); a year by at most
+    :data:`NEAR_YEARS` in the first half of the draws; a year the passage writes alone takes the new year
     (:func:`.spans.planned_replacements`); a date whose shift ``accept`` refuses (its year alone
     is a gold alias, "9 November 1989" against "1989") moves its year instead. A number in words
     the shift cannot write ("eighteen") is shifted as digits, then spelled. The reason names how
@@ -55,6 +57,13 @@ def shift_answer(
     value = None if kind == "date" or perturbable(base) else number_value(base)
     digits = str(int(value)) if value is not None and value.is_integer() else None
     refusals: list[str] = []
+    # a date its sentence ties to a holiday or a weekday ("on Easter Sunday") moves to another
+    # occurrence of it, which the random draws below would rarely hit
+    for tied in tied_dates(evidence, gold, base) if kind == "date" else []:
+        refused = accept(tied)
+        if refused is None:
+            return tied, ""
+        refusals.append(refused)
     for draw in range(PERTURB_DRAWS):
         years = NEAR_YEARS if draw < PERTURB_DRAWS // 2 else YEAR_SPREAD
         perturbed = perturb_answer(digits or base, cast(AnswerType, kind), rng, years=years)

@@ -1,0 +1,204 @@
+"""Days a date is tied to by name: a public holiday or a weekday the date's sentence names.
+
+A date a sentence ties to a named day can move only to another occurrence of that day. Blind
+readers of sets 34 and 35 checked the calendar: "on Easter Sunday, 21 April 2019" moved to 14
+April (Palm Sunday), "during Friday prayers on 15 March 2019" moved to Thursday 7 March, the
+World Cup final "on Qatar National Day, 18 December 2022" moved to the 19th, and the attack
+"on the Simchat Torah holiday, 7 October 2023" moved to 1 October. :mod:`.eras` already kept a
+weekday written beside the date ("Friday 17 November"); this module reads the whole sentence.
+
+- **Holidays** come from the ``holidays`` package (MIT), which knows each country's public
+  holidays by year, with English names: a holiday that falls on the gold date in some country
+  and whose name the passage holds, in any sentence ("Easter Sunday", "Simchat Torah", "The
+  date was also Qatar's National Day"), ties the date to it; a new date must be the same
+  holiday of one of those countries, in another year (:func:`tied_dates` offers those dates
+  first, nearest years first).
+- **Weekdays**: a weekday the date's sentence or the next names ("Friday prayers", "on a
+  Sunday") that the gold date falls on ties its weekday; a new date must fall on it too (a
+  week or two away first).
+
+A date with no day (a year, a month) ties nothing; a holiday the package does not list
+(Halloween is no public holiday) is not read.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import functools
+import re
+import warnings
+from dataclasses import dataclass
+
+from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.passage import sentence_of, spans_of
+
+_WEEKDAYS = tuple(calendar.day_name)  # Monday first, as datetime.date.weekday() counts
+#: the shortest holiday name read ("Eid", "Tet" are not written alone often enough to trust less)
+_SHORTEST = 3
+#: years tried, nearest first, for another occurrence of a holiday
+_NEAR = (1, -1, 2, -2, 3, -3)
+#: what the package adds to a name that a passage does not write
+_NOTE = re.compile(r"\s*\((?:estimated|observed|in lieu)[^)]*\)|^(?:Day Before|Day After)\s.*$", re.I)
+
+
+@dataclass(frozen=True)
+class Tie:
+    """What a date's sentence ties it to: a holiday of some countries, or a weekday (Monday 0)."""
+
+    gold: datetime.date
+    holiday: str | None = None
+    countries: tuple[str, ...] = ()
+    weekday: int | None = None
+
+
+def full_date(text: str) -> datetime.date | None:
+    """The full date in ``text`` ("21 April 2019", "April 21, 2019"), or None."""
+    found = DATE.search(text)
+    year, month, day = date_key(found) if found else (0, 0, 0)
+    if not (year and month and day):
+        return None
+    try:
+        return datetime.date(year, month, day)
+    except ValueError:  # "31 February"
+        return None
+
+
+def _names(raw: str) -> list[str]:
+    """The holiday names in one of the package's entries ("Bak Full Moon Poya Day; Good Friday")."""
+    names = []
+    for part in re.split(r";|/", raw):
+        name = _NOTE.sub("", part).strip()
+        words = name.split()
+        # "Qatar National Day" is written "Qatar's National Day" too: the name past its first word
+        names.extend([name, " ".join(words[1:])] if len(words) > 2 else [name])
+    return [n for n in dict.fromkeys(names) if len(n) >= _SHORTEST and n not in _WEEKDAYS]
+
+
+@functools.lru_cache(maxsize=64)
+def _country_holidays(country: str, year: int) -> dict[datetime.date, tuple[str, ...]]:
+    import holidays  # the core install has it; imported here, as only dates need it
+
+    with warnings.catch_warnings():  # "available only from 2001 to 2035": what it has is enough
+        warnings.simplefilter("ignore")
+        listed = holidays.country_holidays(country, years=year, language="en_US", observed=False)
+    return {day: tuple(_names(str(name))) for day, name in listed.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _countries() -> tuple[str, ...]:
+    import holidays
+
+    return tuple(code for code in holidays.list_supported_countries() if len(code) == 2)
+
+
+@functools.lru_cache(maxsize=256)
+def _holidays_on(day: datetime.date) -> tuple[tuple[str, str], ...]:
+    """Every (country, holiday name) that falls on ``day``."""
+    return tuple(
+        (country, name)
+        for country in _countries()
+        for name in _country_holidays(country, day.year).get(day, ())
+    )
+
+
+def _named(name: str, sentence: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.I) is not None
+
+
+def _without(evidence: str, spans: tuple[tuple[int, int], ...], start: int, end: int) -> str:
+    """``evidence[start:end]`` with the answer's spans blanked."""
+    text = evidence[start:end]
+    for s, e in spans:
+        if start <= s and e <= end:
+            text = text[: s - start] + " " * (e - s) + text[e - start :]
+    return text
+
+
+@functools.lru_cache(maxsize=512)
+def _tie(evidence: str, gold: tuple[str, ...]) -> Tie | None:
+    spans = spans_of(evidence, gold)
+    for start, end in spans:
+        day = full_date(evidence[start:end]) or full_date(gold[0])
+        if day is None:
+            continue
+        # a holiday falling on the very date is tied to it wherever the passage names it ("The
+        # date was also Qatar's National Day"); a weekday only in the date's sentence or the next
+        found: dict[str, list[str]] = {}
+        whole = _without(evidence, spans, 0, len(evidence))
+        for country, name in _holidays_on(day):
+            if _named(name, whole):
+                found.setdefault(name, []).append(country)
+        if found:  # the longest name the passage holds: "Easter Sunday" over "Easter"
+            name = max(found, key=len)
+            return Tie(day, holiday=name, countries=tuple(found[name]))
+        s, e = sentence_of(evidence, start)
+        e = sentence_of(evidence, e + 1)[1] if e + 1 < len(evidence) else e
+        weekday = _WEEKDAYS[day.weekday()]
+        if re.search(rf"\b{weekday}s?\b", _without(evidence, spans, s, e)):
+            return Tie(day, weekday=day.weekday())
+    return None
+
+
+def date_tie(evidence: str, gold: list[str]) -> Tie | None:
+    """What the sentence of a gold date ties it to (module docstring), or None."""
+    return _tie(evidence, tuple(gold))
+
+
+def _is_holiday(day: datetime.date, tie: Tie) -> bool:
+    return any(tie.holiday in _country_holidays(c, day.year).get(day, ()) for c in tie.countries)
+
+
+def tie_refusal(evidence: str, gold: list[str], new: str) -> str | None:
+    """Why the date ``new`` breaks the holiday or weekday its sentence names, or None."""
+    tie = date_tie(evidence, gold)
+    day = full_date(new)
+    if tie is None or day is None:
+        return None
+    if tie.holiday is not None and not _is_holiday(day, tie):
+        written = f"{tie.gold.day} {tie.gold:%B %Y}"
+        return f"the passage ties the date to {tie.holiday} ({written}), which {new!r} is not"
+    if tie.weekday is not None and day.weekday() != tie.weekday:
+        named = _WEEKDAYS[tie.weekday]
+        new_day = _WEEKDAYS[day.weekday()]
+        return f"the sentence names {named}, the gold date's weekday, and {new!r} is a {new_day}"
+    return None
+
+
+def redate(written: str, day: datetime.date) -> str | None:
+    """``written`` ("21 April 2019", "April 21, 2019") with its day, month and year set to ``day``."""
+    found = DATE.search(written)
+    if found is None or not (found.group(1) or found.group(3)) or not found.group(4):
+        return None
+    parts = [(found.span(2), day.strftime("%B")), (found.span(4), str(day.year))]
+    parts.append((found.span(1) if found.group(1) else found.span(3), str(day.day)))
+    out = written
+    for (start, end), text in sorted(parts, reverse=True):
+        out = out[:start] + text + out[end:]
+    return out
+
+
+def tied_dates(evidence: str, gold: list[str], written: str) -> list[str]:
+    """Dates that keep the tie, written as ``written`` (empty when nothing ties the date).
+
+    The holiday in the nearest other years, or the same weekday one and two weeks away.
+    """
+    tie = date_tie(evidence, gold)
+    if tie is None:
+        return []
+    days: list[datetime.date] = []
+    if tie.holiday is not None:
+        for step in _NEAR:
+            year = tie.gold.year + step
+            for country in tie.countries:
+                listed = _country_holidays(country, year)
+                match = sorted(d for d, names in listed.items() if tie.holiday in names)
+                if match:
+                    days.append(match[0])
+                    break
+    else:
+        days = [tie.gold + datetime.timedelta(days=7 * w) for w in (-1, 1, -2, 2)]
+    return [d for d in (redate(written, day) for day in days) if d is not None and d != written]
+
+
+__all__ = ["Tie", "date_tie", "full_date", "redate", "tie_refusal", "tied_dates"]
