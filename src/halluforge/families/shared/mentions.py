@@ -72,6 +72,48 @@ def heritage_first(text: str, table: EntityTable) -> str:
     )
 
 
+#: a heritage the passage states: "born in Mississauga to Romanian parents", "of Pakistani descent"
+_HERITAGE = re.compile(
+    r"\b(?:to|of)\s+(?:an?\s+)?([A-Z][\w'’-]+)(?:\s+and\s+[A-Z][\w'’-]+)?\s+"
+    r"(?:parents|immigrants|descent|heritage|origin|ancestry|father|mother|family)\b"
+)
+#: a country right after a name: "Henri Auer of Austria became", "X of the United States was"
+_OF_COUNTRY = re.compile(r"^,?\s+of\s+((?:the\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})")
+
+
+def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None:
+    """The country of a heritage the sentences about the answer state, or None.
+
+    A Canadian "born to Romanian parents" bears a Romanian name: blind readers of set 35 called
+    "Dawn Knox" for Bianca Andreescu a clash. The first heritage whose demonym maps to a country
+    counts ("of South Asian heritage" names no country).
+    """
+    for sentence in sentences:
+        for match in _HERITAGE.finditer(sentence):
+            country = table.demonyms.get(match.group(1).lower())
+            if country is not None:
+                return country
+    return None
+
+
+def country_after(after: str, table: EntityTable) -> str | None:
+    """The country named right after the answer ("Doreen Bogdan-Martin of the United States"), or None.
+
+    Such a phrase states the answer's country; without it the passage's other countries were
+    counted, and "a former Russian deputy minister", her rival, gave the American winner a
+    Russian name. The longest run of capitalised words the table knows as a country counts.
+    """
+    match = _OF_COUNTRY.match(after)
+    if match is None:
+        return None
+    words = match.group(1).split()
+    for n in range(len(words), 0, -1):
+        country = table.country(" ".join(words[:n]))
+        if country is not None:
+            return country
+    return None
+
+
 def gender_cues(pattern: re.Pattern[str], text: str) -> int:
     """How many gendered words of ``pattern`` the text has, leaving out those inside a name.
 
@@ -182,8 +224,10 @@ __all__ = [
     "WORD",
     "about_answer",
     "answer_names",
+    "country_after",
     "gender_context",
     "gender_cues",
+    "heritage_country",
     "opens_with_another_name",
     "stated_year",
 ]

@@ -57,3 +57,61 @@ def test_a_country_inside_a_longer_name_counts_for_no_one() -> None:
     table = _table()
     assert countries_named("the United States Soccer Federation named him", table) == [("United States", 0)]
     assert countries_named("a World Cup the United States co-hosts", table) == [("United States", 1)]
+
+
+def _heritage_table() -> EntityTable:
+    return EntityTable.of(
+        [],
+        countries={
+            "Canada": {"iso2": "CA"},
+            "Romania": {"iso2": "RO"},
+            "Russia": {"iso2": "RU"},
+            "United States": {"iso2": "US"},
+            "Côte d'Ivoire": {"iso2": "CI"},
+        },
+        demonyms={"canadian": "Canada", "romanian": "Romania", "russian": "Russia"},
+    )
+
+
+def test_a_stated_heritage_gives_the_invented_name_its_country() -> None:
+    """A Canadian "born ... to Romanian parents" takes a Romanian name (set 35: "Dawn Knox")."""
+    table = _heritage_table()
+    text = (
+        "Bianca Andreescu of Canada won the 2019 US Open, the first Canadian to win a major. "
+        "Andreescu was born in Mississauga, Ontario, to Romanian parents."
+    )
+    gold = ["Bianca Andreescu", "Andreescu"]
+    facts = read_facts(text, gold, "who won the 2019 us open women's singles", "person:athlete", table)
+    assert facts.heritage_country == "Romania" and facts.demonym_country == "Canada"
+    assert home_country(facts, text, gold, "", table) == ("Romania", "heritage")
+    # no heritage phrase: the country after the name
+    plain = text.replace(", to Romanian parents", "")
+    facts = read_facts(plain, gold, "who won", "person:athlete", table)
+    assert facts.heritage_country is None
+    assert home_country(facts, plain, gold, "", table) == ("Canada", "demonym")
+
+
+def test_a_country_right_after_the_name_outweighs_a_rivals_demonym() -> None:
+    """ "X of the United States ... She defeated Y, a former Russian minister": an American name."""
+    table = _heritage_table()
+    text = (
+        "Doreen Bogdan-Martin of the United States was elected Secretary-General in 2022. She defeated "
+        "Rashid Ismailov, a former Russian deputy minister, by a wide margin."
+    )
+    gold = ["Doreen Bogdan-Martin"]
+    facts = read_facts(text, gold, "who was elected secretary-general of the itu", "person:leader", table)
+    assert facts.demonym_country == "United States"
+    assert home_country(facts, text, gold, "", table) == ("United States", "demonym")
+    # a place "of" the answer that is no country gives nothing
+    facts = read_facts(text.replace("of the United States", "of Arizona"), gold, "who", "person", table)
+    assert facts.demonym_country is None
+
+
+def test_a_country_written_with_accents_is_found_in_a_passage() -> None:
+    """ "Côte d'Ivoire" and "Türkiye" are keyed without accents; the passage keeps them."""
+    table = _heritage_table()
+    assert countries_named("She was born in Abidjan, Côte d'Ivoire, in 1990.", table) == [
+        ("Côte d'Ivoire", 1)
+    ]
+    # offsets still point into the original text, so "côte" in lower case is no proper noun
+    assert countries_named("a côte d'ivoire dish", table) == []
