@@ -288,11 +288,13 @@ async def counterfactual_answer(
         )
 
     def reject(candidate: str) -> str | None:
-        reason = judge.reject_answer(candidate, gold, answer_type, question, paragraph)
-        if reason is None:
-            known = {kind: list(pool.get(answer_type, ()))}  # every input's values count as known
-            reason = judge.unknown_proposal(candidate, kind, known) or fits(candidate)
-        return reason
+        # as the answer swap's proposals: a known entity, and the plausibility check every
+        # fallback answer passes (a bare "1000.5" for "$787.5 million" was accepted without it)
+        known = {kind: list(pool.get(answer_type, ()))}  # every input's values count as known
+        reason = judge.reject_answer(
+            candidate, gold, answer_type, question, paragraph, kind=kind, dataset=known
+        )
+        return reason or fits(candidate)
 
     rejected: list[str] = []
     attempts = 0

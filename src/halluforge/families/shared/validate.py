@@ -279,6 +279,8 @@ _WORD_NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine"
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(["one", *_WORD_NUMBERS]) + r")\b", re.I)
 _INT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 _ORDINAL_RE = re.compile(r"^(st|nd|rd|th)")
+#: a scale word after a number: "965 million", "2.5 billion"
+_SCALE_AFTER = re.compile(r"^(?:\.\d+)?\s+(?:thousand|million|billion|trillion)\b", re.I)
 
 
 #: a year is shifted by up to this many years; a caller may ask for a nearer year first
@@ -340,8 +342,12 @@ def perturb_answer(
         raw = number.group()
         value = int(raw.replace(",", ""))
         new = _shift(value, answer_type, rng, years)
-        text = f"{new:,}" if "," in raw else str(new)
         rest = answer[number.end() :]
+        if _SCALE_AFTER.match(rest) and value < 1000 <= new:
+            # "$965 million" up to "$1200 million" is written "$1.2 billion" by everyone, and
+            # read blind as an edit: a move down by as much keeps the scale word true
+            new = max(1, 2 * value - new)
+        text = f"{new:,}" if "," in raw else str(new)
         if _ORDINAL_RE.match(rest):
             rest = ordinal_suffix(new) + rest[2:]
         return answer[: number.start()] + text + rest

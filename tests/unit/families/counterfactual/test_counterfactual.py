@@ -453,3 +453,28 @@ def test_a_bare_other_answer_takes_nothing_from_the_pool_and_a_name_is_a_person(
     assert new is None and any("no other answer of kind other" in r for r in prov.rejected)
     new, prov = _other_answer(pool, "Maria Wanjiru", "Who was the Kenyan judge sworn in?")
     assert prov.method == "invented" and new is not None and new.split()[0] != "Maria"
+
+
+def test_a_proposed_amount_passes_the_plausibility_check_of_every_wrong_answer() -> None:
+    """ "$787.5 million" edited to a bare "1000.5" (set 35, both readers): refused, a shift taken."""
+    generator = Counterfactual(CounterfactualOptions(sources=["records"], limit=3))
+    template = generator.templates()["counterfactual/edit_answer"]
+    paragraph = (
+        "In April 2023 Fox agreed to pay $787.5 million to settle the lawsuit. "
+        "Dominion had sued for $1.6 billion."
+    )
+    new, prov = asyncio.run(
+        counterfactual_answer(
+            "How much did Fox agree to pay Dominion?",
+            ["$787.5 million"],
+            "number",
+            paragraph,
+            ForgeContext(llm=_Scripted({"The true answer is": "1000.5"})),
+            random.Random(0),
+            template,
+            POOL,
+            max_attempts=1,
+        )
+    )
+    assert any("1000.5" in r for r in prov.rejected), prov.rejected
+    assert new is not None and new != "1000.5" and new.endswith(" million") and prov.path == "fallback"

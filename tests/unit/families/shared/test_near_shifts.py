@@ -11,6 +11,7 @@ import random
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.eras import weekday_refusal
 from halluforge.families.shared.shifts import NEAR_YEARS, PERTURB_DRAWS, shift_answer
+from halluforge.families.shared.validate import perturb_answer
 from halluforge.families.shared.wrong_answer import WrongAnswer
 from halluforge.knowledge.names import NameStock, stocks_of_name
 
@@ -86,3 +87,16 @@ def test_a_countrys_stocks_narrow_to_the_community_of_the_gold_name() -> None:
     assert stocks_of_name([french, dutch], "Jan Smit") == [french, dutch]
     assert stocks_of_name([french, dutch], "Zoltan Kiss") == [french, dutch]
     assert stocks_of_name([dutch], "Charles Michel") == [dutch]
+
+
+def test_an_amount_in_millions_is_not_shifted_past_a_thousand_millions() -> None:
+    """ "$965 million" never becomes "$1200 million" (read blind as an edit): it moves down instead."""
+    rng = random.Random(0)
+    for answer in ("$965 million", "$887.5 million", "920 million"):
+        for _ in range(60):
+            new = perturb_answer(answer, "number", rng)
+            assert new is not None and int(new.strip("$").split()[0].split(".")[0]) < 1000, new
+    # below the scale's step, and without a scale word, a shift up stays
+    ups = {perturb_answer("$400 million", "number", rng) for _ in range(60)}
+    assert any(int(u.strip("$").split()[0]) > 400 for u in ups if u)
+    assert any(int(str(perturb_answer("965", "number", rng))) > 1000 for _ in range(60))
