@@ -118,6 +118,7 @@ def _without(evidence: str, spans: tuple[tuple[int, int], ...], start: int, end:
 @functools.lru_cache(maxsize=512)
 def _tie(evidence: str, gold: tuple[str, ...]) -> Tie | None:
     spans = spans_of(evidence, gold)
+    whole = _without(evidence, spans, 0, len(evidence))
     for start, end in spans:
         day = full_date(evidence[start:end]) or full_date(gold[0])
         if day is None:
@@ -125,7 +126,6 @@ def _tie(evidence: str, gold: tuple[str, ...]) -> Tie | None:
         # a holiday falling on the very date is tied to it wherever the passage names it ("The
         # date was also Qatar's National Day"); a weekday only in the date's sentence or the next
         found: dict[str, list[str]] = {}
-        whole = _without(evidence, spans, 0, len(evidence))
         for country, name in _holidays_on(day):
             if _named(name, whole):
                 found.setdefault(name, []).append(country)

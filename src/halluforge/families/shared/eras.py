@@ -40,8 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from halluforge.families.shared.calendar_ties import tie_refusal
-from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.calendar_ties import full_date, tie_refusal
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
 
@@ -203,14 +202,8 @@ _WEEKDAY_AFTER = re.compile(rf"^,?\s*\(?(?:a\s+|an\s+|the\s+)?(?:[A-Z][a-z]+\s+)
 
 def _weekday(text: str) -> int | None:
     """The weekday (Monday 0) of the full date in ``text`` ("15 April 1912", "April 15, 1912"), or None."""
-    found = DATE.search(text)
-    year, month, day = date_key(found) if found else (0, 0, 0)
-    if not (year and month and day):
-        return None
-    try:
-        return datetime.date(year, month, day).weekday()
-    except ValueError:  # "31 February"
-        return None
+    day = full_date(text)
+    return day.weekday() if day is not None else None
 
 
 def weekday_refusal(evidence: str, gold: list[str], new: str) -> str | None:
