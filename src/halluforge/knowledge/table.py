@@ -104,6 +104,18 @@ def place_types(kind: str) -> frozenset[str] | None:
     return frozenset({fine})
 
 
+#: a description word that makes a dated place a state ("German state from 1525 to 1947")
+#: the state is the description's head, before any "of", "in" or "from" ("Founder of the Mongol
+#: Empire" is a person; "Revolution in the Russian Empire" an event)
+_FORMER_STATE = re.compile(
+    r"(?:(?!\b(?:of|in|on|from|by|for|during)\b)[^()])*?"
+    r"\b(?:country|state|empire|kingdom|dynasty|republic|caliphate|sultanate)\b",
+    re.I,
+)
+#: the words that name a state's kind after its adjective ("Soviet Union", "Ottoman Empire")
+_STATE_WORDS = frozenset({"Union", "Empire", "Kingdom", "Khanate", "Sultanate", "Caliphate", "Republic"})
+
+
 class EntityTable:
     """Entities by exact title or alias, countries by name and demonym, first names by gender."""
 
@@ -234,6 +246,31 @@ class EntityTable:
     def people(self) -> list[Entity]:
         """Every person of the table (wiki entries), in table order."""
         return [e for e in self.entities if e.kind == "person"]
+
+    @functools.cached_property
+    def former_states(self) -> dict[str, str]:
+        """States that no longer exist, by each word or phrase a text names them with.
+
+        Places with no country whose description calls them a country or state and dates them
+        ("Soviet Union": "Country in Eurasia from 1922 to 1991"; "Prussia": "German state from
+        1525 to 1947"), by title, and by the adjective that opens a title whose other words are
+        the state's kind ("Soviet" of "Soviet Union", "Ottoman" of "Ottoman Empire"), unless it
+        is a living country's demonym ("German" of "German Empire") or names a country or place
+        of its own ("Ghana" of "Ghana Empire", "Delhi" of "Delhi Sultanate").
+        """
+        found: dict[str, str] = {}
+        for entity in self.entities:
+            if entity.kind not in ("place", "other") or entity.country is not None:
+                continue
+            if not (_FORMER_STATE.match(entity.description) and re.search(r"\d{3}", entity.description)):
+                continue
+            found[entity.title] = entity.title
+            first, *rest = entity.title.split()
+            # "Ghana Empire", "Delhi Sultanate": the first word names a living country or a city
+            taken = first.lower() in self.demonyms or self.country(first) or self.lookup(first)
+            if rest and all(w in _STATE_WORDS for w in rest) and not taken:
+                found[first] = entity.title
+        return found
 
     def is_demonym(self, word: str) -> bool:
         """Whether ``word`` names a nationality: a countryinfo demonym or a descriptions' word."""

@@ -8,11 +8,13 @@ bearer:
 
 - **nationality**: a heritage the sentences about the answer state ("born in Mississauga to
   Romanian parents"), else the demonym next to the answer ("the Norwegian playwright") or a
-  country right after it ("Henri Auer of Austria"), else the gold
-  person's nationality in the entity table, else the country the sentences about the answer
-  name most, weighted (:func:`home_country`: "Born in Haugesund on Norway's west coast"), else
-  the passage's own country; next to a demonym of no known country ("the Flemish artist" of a
-  painting in London) only a birthplace or a demonym before a noun counts; else the country
+  country right after it ("Henri Auer of Austria"), else the gold person's nationality in the
+  entity table; else nothing when the sentences about the answer place the person in a state
+  that no longer exists (:func:`former_state`: "the Soviet cosmonaut", "the Kingdom of
+  Hawaii"); else the country those sentences name most, weighted (:func:`home_country`: "Born
+  in Haugesund on Norway's west coast"), else the passage's own country; next to a demonym of
+  no known country ("the Flemish artist" of a painting in London) only a birthplace or a
+  demonym before a noun counts; else the country
   of the name's own stock (:func:`~halluforge.knowledge.names.name_origin`). With none of
   these, or a country whose names Faker holds only in a script that does not transliterate
   well, nothing is invented. Of a country's stocks in several languages, those listing more
@@ -36,6 +38,7 @@ import functools
 import random
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
@@ -112,6 +115,40 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     return found
 
 
+#: a state named by its kind: "the Kingdom of Hawaii", "the Joseon dynasty"
+_STATE_PHRASE = re.compile(
+    r"\b(?:Kingdom|Empire|Khanate|Sultanate|Caliphate|Duchy|Principality) of ((?:[A-Z][\w'’-]*\s?)+)"
+    r"|\b[A-Z][\w'’-]+ [Dd]ynasty\b"
+)
+
+
+def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
+    """A state that no longer exists, named in ``sentences``, or None.
+
+    One the table dates ("Soviet Union", "the Soviet cosmonaut" by its adjective before a
+    common noun), a dynasty, or a kingdom or empire of a place that is no country today ("the
+    Kingdom of Hawaii"; "the Kingdom of Norway" is one). Its people's names are those of no
+    living country's stock: the passage's modern countries ("the United States annexed
+    Hawaii", "a joint mission with the United States") gave Hawaii's last queen and a Soviet
+    cosmonaut American names, and "Chinese characters" a Korean king a Chinese one.
+    """
+    states = table.former_states
+    for sentence in sentences:
+        for match in _STATE_PHRASE.finditer(sentence):
+            place = match.group(1)
+            if place is None or not any(True for _ in table.countries_in(place)):
+                return match.group().strip()
+        words = WORD.findall(sentence)
+        for i, word in enumerate(words):
+            following = words[i + 1] if i + 1 < len(words) else ""
+            if states.get(word, word) != word and following[:1].islower():  # "the Soviet cosmonaut"
+                return states[word]
+        for name in states.values():
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence):
+                return name
+    return None
+
+
 def home_country(
     facts: Facts, evidence: str, gold: list[str], question: str, table: EntityTable
 ) -> tuple[str | None, str]:
@@ -128,6 +165,9 @@ def home_country(
         return facts.demonym_country, "demonym"
     if facts.gold is not None and facts.gold.nationality:
         return facts.gold.nationality, "table"
+    former = former_state(facts.about, table)
+    if former is not None:
+        return None, f"the passage places the person in a former state ({former})"
     counts: Counter[str] = Counter()
     for word in WORD.findall(question):
         if (country := table.demonyms.get(word.lower())) is not None:
@@ -286,7 +326,7 @@ def invented_names(
     """
     country, source = home_country(facts, evidence, gold, question, table)
     if country is None:
-        why = source if source.startswith("the demonym") else "no nationality in the passage, table or name"
+        why = source if source.startswith("the ") else "no nationality in the passage, table or name"
         return [], {"invented": why}
     stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
     if not stocks:
