@@ -30,14 +30,45 @@ _PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "him
 _GIVEN_BEFORE = re.compile(r"(?:(?<=\s)|^)((?:[A-Z][\w'’.-]*\s+){1,3})$")
 
 
+#: words that make the name after them (or before them, in the same clause) a relative's
+_KIN = re.compile(
+    r"\b(?:son|sons|daughter|daughters|child|children|father|mother|parents?|wife|husband|widow|"
+    r"widower|brother|sister|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|"
+    r"aunt|cousin)\b",
+    re.I,
+)
+#: words that open a name as a form of address, not as a given name ("Sir", "Dr")
+_ADDRESS = frozenset({"sir", "dame", "lord", "lady", "mr", "mrs", "ms", "miss", "dr", "the"})
+
+
+def _relative(evidence: str, start: int, end: int, given: str, table: EntityTable) -> bool:
+    """Whether the name at ``evidence[start:end]`` (its given name ``given``) is a relative's.
+
+    A kinship word in the clause before it ("the son of Sir Seewoosagur Ramgoolam", "son of
+    filmmaker Mira Nair and scholar Mahmood Mamdani") or right after it ("Zulfikar Ali Bhutto,
+    her father"); a title or role word is no given name ("Prime Minister Ramgoolam" is the answer).
+    """
+    word = given.strip(".").lower()
+    if word in _ADDRESS or word in table.occupation_words:
+        return False
+    clause_start = max(evidence.rfind(mark, 0, start) for mark in ".;:,")
+    after = re.match(r"[^.;]*", evidence[end:])
+    return bool(_KIN.search(evidence, clause_start + 1, start)) or bool(
+        after and _KIN.match(after.group().lstrip(", ").removeprefix("her ").removeprefix("his "))
+    )
+
+
 def known_namesake(evidence: str, gold: Sequence[str], table: EntityTable) -> str | None:
-    """Another known person whose full name the passage writes around the answer's surname, or None.
+    """Another person whose full name the passage writes around the answer's surname, or None.
 
     "... spent the summer with Percy Bysshe Shelley" in a passage on Mary Shelley: the alias
     "Shelley" stands inside the name of a person the entity table knows. Span replacement
-    gives a relative the new family name ("Caroline Kepler"), which reads well for someone
-    nobody knows, but renames a famous person ("Percy Bysshe Wright"), which no reader
-    believes; a swap cannot leave the name either, since it would still state the answer.
+    renames them ("Percy Bysshe Wright"), which no reader believes; a swap cannot leave the name
+    either, since it would still state the answer. A relative the passage introduces as one
+    counts too, known to the table or not ("the son of Sir Seewoosagur Ramgoolam, who led
+    Mauritius to independence"): a passage names a relative mostly when they are famous in
+    their own right, and both blind readers of sets 36 and 37 saw the renamed father of a prime
+    minister as invented.
     """
     if not gold:
         return None
@@ -53,6 +84,15 @@ def known_namesake(evidence: str, gold: Sequence[str], table: EntityTable) -> st
             full = " ".join([*words[i:], evidence[start:end]])
             if answer_key(full) not in aliases and table.person(full) is not None:
                 return full
+        # "... married Aino. Sibelius later ...": a sentence's end is no part of a name
+        cut = max((i + 1 for i, w in enumerate(words) if w.endswith(".") and len(w) > 2), default=0)
+        given = words[cut:]
+        if not given:
+            continue
+        full = " ".join([*given, evidence[start:end]])
+        full_start = evidence.rfind(given[0], before.start(1), start)
+        if answer_key(full) not in aliases and _relative(evidence, full_start, end, given[-1], table):
+            return full
     return None
 
 

@@ -404,7 +404,7 @@ class WrongAnswer:
         )
 
     def namesake(self, evidence: str, gold: list[str], kind: Kind) -> str | None:
-        """Why a person's swap would rename someone the table knows ("Percy Bysshe Shelley"), or None.
+        """Why a person's swap would rename someone else ("Percy Bysshe Shelley", a father), or None.
 
         See :func:`.mentions.known_namesake`; nothing is checked without the entity table.
         """
@@ -415,7 +415,7 @@ class WrongAnswer:
         if found is None:
             return None
         return (
-            f"the passage names {found!r}, a known person whose name holds the answer's: "
+            f"the passage names {found!r}, a known person or a relative whose name holds the answer's: "
             "a swap would rename them"
         )
 
