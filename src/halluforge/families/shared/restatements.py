@@ -403,6 +403,20 @@ def _eponym(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]
     return None
 
 
+def _asked(question: str, gold: Sequence[str]) -> str | None:
+    """A name of the answer person the question itself holds ("who discovered miss mitchell's comet").
+
+    The question is not edited: a swapped passage would answer a question that names the gold
+    person, most often by a thing named after them ("the rubik's cube"), which a reader sees at
+    once (both blind readers of set 36). A place or thing the question names by another name
+    ("formerly called nidaros") is what the question asks, and stays.
+    """
+    for name in gold:
+        if len(name) > 2 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.I):
+            return f"the question names the answer ({name!r})"
+    return None
+
+
 def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "") -> str | None:
     """Why swapping the gold answer would make the passage contradict itself, or None.
 
@@ -432,7 +446,8 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
     if kind == "date":
         return relative_date(evidence, spans) or derived_date(evidence, gold[0], spans)
     return (
-        _inside_name(evidence, spans)
+        (_asked(question, gold) if kind.startswith("person") else None)
+        or _inside_name(evidence, spans)
         or (_eponym(evidence, gold, spans) if kind.startswith("person") else None)
         or _distinct_aliases(evidence, gold, spans)
         or _named_alias(evidence, gold, spans)
