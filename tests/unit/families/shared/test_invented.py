@@ -9,8 +9,15 @@ from __future__ import annotations
 import random
 
 from halluforge.families.shared.facts import read_facts
-from halluforge.families.shared.invented import home_country, invented_names, person_gender
-from halluforge.knowledge.names import NameStock, invent_person, name_origin, name_stocks, stocks_of_country
+from halluforge.families.shared.invented import former_state, home_country, invented_names, person_gender
+from halluforge.knowledge.names import (
+    NameStock,
+    borrowable,
+    invent_person,
+    name_origin,
+    name_stocks,
+    stocks_of_country,
+)
 from halluforge.knowledge.table import Entity, EntityTable
 
 
@@ -280,3 +287,60 @@ def test_a_demonym_of_no_known_country_gives_no_home_country() -> None:
     born = "By the Flemish artist Joos Smet, born in Ghent. A museum in the United Kingdom bought it."
     facts = read_facts(born, ["Joos Smet"], "who painted it", "person:painter", table)
     assert home_country(facts, born, ["Joos Smet"], "who painted it", table) == ("Belgium", "passage")
+
+
+def test_a_communitys_stock_under_a_lingua_franca_is_not_lent_to_another_country() -> None:
+    """Kenya's names are Kenyan, not English: with English stocks that share their surnames
+    beside it, Uganda (a neighbour) and Zambia (the subregion) get none of Kenya's; New
+    Zealand's English names still stand for Australia's, and Kenya keeps its own."""
+    britain = NameStock("en_GB", first=NORWAY.first, last={"any": _names("Smith", "Jones", "Brown")})
+    zealand = NameStock("en_NZ", first=NORWAY.first, last={"any": _names("Smith", "Jones", "Tui")})
+    stocks = {"en_KE": KENYA, "en_GB": britain, "en_NZ": zealand}
+    countries = {
+        **COUNTRIES,
+        "New Zealand": {"subregion": "Australia and New Zealand", "iso2": "NZ", "languages": ["en"]},
+        "Australia": {"subregion": "Australia and New Zealand", "iso2": "AU", "languages": ["en"]},
+    }
+    table = EntityTable.of([], countries=countries)
+    assert stocks_of_country("Uganda", table, stocks) == []
+    assert stocks_of_country("Zambia", table, stocks) == []
+    assert stocks_of_country("Kenya", table, stocks) == [KENYA]
+    assert stocks_of_country("Australia", table, stocks) == [zealand]
+    assert borrowable(zealand, stocks) and not borrowable(KENYA, stocks)
+
+
+def test_a_person_of_a_former_state_gets_no_modern_countrys_name() -> None:
+    """ "A Soviet cosmonaut" beside "the United States", the last queen of "the Kingdom of
+    Hawaii" (no country today) and a king of "the Joseon dynasty" get no invented name and say
+    why; "the Kingdom of Norway" is a living country's and gives Norway."""
+    union = Entity("Soviet Union", "place", "Country in Eurasia from 1922 to 1991")
+    table = EntityTable.of(
+        [union, Entity("Hawaii", "place", "U.S. state", country="United States")],
+        countries={**COUNTRIES, "United States": {"iso2": "US", "languages": ["en"]}},
+        demonyms={"norwegian": "Norway", "american": "United States"},
+    )
+    assert former_state(["The Soviet cosmonaut flew."], table) == "Soviet Union"
+    assert former_state(["She ruled the Kingdom of Hawaii."], table) == "Kingdom of Hawaii"
+    assert former_state(["He was king in the Joseon dynasty."], table) == "Joseon dynasty"
+    assert former_state(["She was queen of the Kingdom of Norway."], table) is None
+    assert former_state(["The Soviet Union Cup was held."], table) == "Soviet Union"
+    gold = ["Ola Dahl"]
+    evidence = (
+        "Ola Dahl, a Soviet cosmonaut, walked in space in 1965. "
+        "Dahl later flew a joint mission with the United States."
+    )
+    facts = read_facts(evidence, gold, "who walked in space", "person", table)
+    country, why = home_country(facts, evidence, gold, "who walked in space", table)
+    assert country is None and "former state (Soviet Union)" in why
+    found, info = invented_names(facts, evidence, gold, "who walked in space", table, random.Random(0))
+    assert found == [] and "Soviet Union" in info["invented"]
+    norway = "Ola Dahl was crowned in the Kingdom of Norway in 1957."
+    facts = read_facts(norway, gold, "who was crowned", "person", table)
+    assert home_country(facts, norway, gold, "who was crowned", table) == ("Norway", "passage")
+
+
+def test_faker_surnames_are_capitalised_as_english_writes_them() -> None:
+    """Faker lists "Mcdonald"; a passage writes "McDonald" (set 36's readers saw the former as a typo)."""
+    american = name_stocks()["en_US"]
+    assert "McDonald" in american.surnames
+    assert not any(name.startswith("Mc") and name[2:3].islower() for name in american.surnames)

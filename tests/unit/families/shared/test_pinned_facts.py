@@ -126,6 +126,27 @@ def test_a_known_namesake_inside_the_answers_surname_is_found(monkeypatch: pytes
     assert known_namesake("In 1818 Mary Shelley wrote it.", ["Shelley"], TABLE) is None
 
 
+def test_a_relative_named_with_the_answers_surname_is_a_namesake() -> None:
+    """A father or mother the passage names in full, known to the table or not, would be renamed
+    by the swap ("Sir Seewoosagur Ramgoolam", "Zulfikar Ali Bhutto, her father"); a title before
+    the surname is the answer itself, and a friend is no relative."""
+    gold = ["Navin Ramgoolam", "Ramgoolam"]
+    father = "Navin Ramgoolam won in 2024. He is the son of Sir Seewoosagur Ramgoolam, who led Mauritius."
+    assert known_namesake(father, gold, TABLE) == "Sir Seewoosagur Ramgoolam"
+    after = "Benazir Bhutto led the party. Zulfikar Ali Bhutto, her father, was executed in 1979."
+    assert known_namesake(after, ["Benazir Bhutto", "Bhutto"], TABLE) == "Zulfikar Ali Bhutto"
+    parents = "Zohran Mamdani won. Born in Kampala, he is the son of Mira Nair and scholar Mahmood Mamdani."
+    assert known_namesake(parents, ["Zohran Mamdani", "Mamdani"], TABLE) == "Mahmood Mamdani"
+    titled = "Navin Ramgoolam won. His son watched Prime Minister Ramgoolam take the oath."
+    minister = Entity("Anerood Jugnauth", "person", "Mauritian minister", occupations=("minister",))
+    assert known_namesake(titled, gold, EntityTable.of([minister])) is None
+    friend = "Navin Ramgoolam won. He thanked his friend Anil Ramgoolam, a banker."
+    assert known_namesake(friend, gold, TABLE) is None
+    # a sentence's last word before the surname is no given name
+    ended = "His son was born in Port Louis. Ramgoolam won in 2024."
+    assert known_namesake(ended, gold, TABLE) is None
+
+
 def test_a_proposed_name_of_a_thing_must_be_known(monkeypatch: pytest.MonkeyPatch) -> None:
     """ "Aleph 123" for a lunar mission is refused as unknown; a known entity or a common noun passes."""
     monkeypatch.setattr(tables, "entity_table", lambda: TABLE)

@@ -352,3 +352,12 @@ def test_an_answer_joined_to_a_name_by_a_particle_is_part_of_that_name() -> None
     assert "Bank of England" in (restatement(bank, ["England"], "place:country") or "")
     # a nationality or title before the answer is not a name: no particle joins them
     assert restatement("The New Zealander Edmund Hillary climbed it.", ["Edmund Hillary"], "person") is None
+
+
+def test_a_question_naming_the_answer_is_a_restatement() -> None:
+    """ "who discovered miss mitchell's comet": the unedited question names the gold person."""
+    evidence = "Maria Mitchell found a comet in 1847. Mitchell later taught at Vassar College."
+    gold = ["Maria Mitchell", "Mitchell"]
+    reason = restatement(evidence, gold, "person:astronomer", "who discovered miss mitchell's comet")
+    assert reason is not None and "question names the answer" in reason
+    assert restatement(evidence, gold, "person:astronomer", "who discovered the comet of 1847") is None
