@@ -189,6 +189,14 @@ def test_an_earlier_person_takes_first_names_attested_in_the_table_then() -> Non
     # with too few attested names (here none), today's names rather than no name at all
     found, info = _invent_with(stock, _table(), evidence, "Lars Vik")
     assert info["era"] == "names of today" and found
+    # too few in the region, enough anywhere: the earlier people of other countries' names
+    kenyans = [
+        Entity(f"{first} Vang", "person", f"Kenyan runner ({born}–1900)", born=born, nationality="Kenya")
+        for first, born in earlier
+    ]
+    found, info = _invent_with(stock, _table(*kenyans), evidence, "Lars Vik")
+    assert info["era"] == "names attested before 1930"
+    assert found and {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
 
 
 def test_no_nationality_means_nothing_is_invented() -> None:
