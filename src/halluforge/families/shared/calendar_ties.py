@@ -26,9 +26,12 @@ from __future__ import annotations
 import calendar
 import datetime
 import functools
+import json
+import os
 import re
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.passage import sentence_of, spans_of
@@ -75,7 +78,11 @@ def _names(raw: str) -> list[str]:
     return [n for n in dict.fromkeys(names) if len(n) >= _SHORTEST and n not in _WEEKDAYS]
 
 
-@functools.lru_cache(maxsize=64)
+#: the year whose holiday names stand for every year's in :func:`_may_name_holiday`
+_NAMES_YEAR = 2020
+
+
+@functools.lru_cache(maxsize=1024)
 def _country_holidays(country: str, year: int) -> dict[datetime.date, tuple[str, ...]]:
     import holidays  # the core install has it; imported here, as only dates need it
 
@@ -90,6 +97,60 @@ def _countries() -> tuple[str, ...]:
     import holidays
 
     return tuple(code for code in holidays.list_supported_countries() if len(code) == 2)
+
+
+def _names_path() -> Path:
+    """The user-cache file of :func:`_holiday_names`, by the package's version."""
+    from importlib.metadata import version
+
+    from halluforge.knowledge.table import cache_folder
+
+    return cache_folder() / f"holiday-names-{version('holidays')}-{_NAMES_YEAR}.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _holiday_names() -> tuple[str, ...]:
+    """Every holiday name some country has in :data:`_NAMES_YEAR`, longest first.
+
+    Listing every country's holidays of a year takes about 0.7 s, so the names are kept in the
+    user cache beside the entity table (a few kB), per version of the package.
+    """
+    path = _names_path()
+    try:
+        return tuple(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass  # not built yet, or unreadable: built below
+    names = {
+        name
+        for country in _countries()
+        for day in _country_holidays(country, _NAMES_YEAR).values()
+        for name in day
+    }
+    ordered = sorted(names, key=lambda n: (-len(n), n))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(ordered, ensure_ascii=False), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass  # a read-only cache only costs time
+    return tuple(ordered)
+
+
+@functools.lru_cache(maxsize=1)
+def _holiday_words() -> re.Pattern[str]:
+    """Any name of :func:`_holiday_names`, as one pattern.
+
+    A passage naming none of them skips the per-year scan of every country's holidays in
+    :func:`_holidays_on`. Names are by and large the same every year (a moving feast moves its
+    date, not its name).
+    """
+    alternatives = "|".join(re.escape(n) for n in _holiday_names())
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.I)
+
+
+def _may_name_holiday(text: str) -> bool:
+    return _holiday_words().search(text) is not None
 
 
 @functools.lru_cache(maxsize=256)
@@ -126,7 +187,7 @@ def _tie(evidence: str, gold: tuple[str, ...]) -> Tie | None:
         # a holiday falling on the very date is tied to it wherever the passage names it ("The
         # date was also Qatar's National Day"); a weekday only in the date's sentence or the next
         found: dict[str, list[str]] = {}
-        for country, name in _holidays_on(day):
+        for country, name in _holidays_on(day) if _may_name_holiday(whole) else ():
             if _named(name, whole):
                 found.setdefault(name, []).append(country)
         if found:  # the longest name the passage holds: "Easter Sunday" over "Easter"

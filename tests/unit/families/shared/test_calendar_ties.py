@@ -7,7 +7,10 @@ blind readers faulted (Easter Sunday, Friday prayers, a national day named a sen
 from __future__ import annotations
 
 import datetime
+import json
 import random
+
+import pytest
 
 from halluforge.families.shared.calendar_ties import date_tie, redate, tie_refusal, tied_dates
 from halluforge.families.shared.eras import date_refusal
@@ -87,3 +90,29 @@ def test_the_shift_loop_tries_the_tied_dates_first() -> None:
     accept_all = lambda new: date_refusal("", ["21 April 2019"], new, EASTER, None)  # noqa: E731
     new, why = shift_answer(["21 April 2019"], "date", EASTER, accept_all, random.Random(0))
     assert new == "12 April 2020", why
+
+
+def test_a_passage_naming_no_holiday_skips_the_scan_and_the_names_are_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every country's holidays of the gold's year are listed only when the passage holds some
+    holiday's name; the names are written to the user cache once and read back."""
+    import halluforge.families.shared.calendar_ties as ties
+
+    ties._holiday_names.cache_clear()  # built in this test's cache folder
+    names = ties._holiday_names()
+    assert "Easter Sunday" in names and "National Day" in names
+    assert json.loads(ties._names_path().read_text(encoding="utf-8")) == list(names)
+    ties._holiday_names.cache_clear()
+    monkeypatch.setattr(ties, "_countries", lambda: ())  # read back: nothing is listed again
+    assert ties._holiday_names() == names
+
+    def scanned(day: datetime.date) -> tuple[tuple[str, str], ...]:
+        raise AssertionError(f"scanned {day}")
+
+    monkeypatch.setattr(ties, "_holidays_on", scanned)
+    ties._tie.cache_clear()
+    assert date_tie(PLAIN, ["12 June 2019"]) is None
+    with pytest.raises(AssertionError, match="scanned"):
+        date_tie(EASTER, ["21 April 2019"])
+    ties._tie.cache_clear()
