@@ -70,16 +70,29 @@ def full_date(text: str) -> datetime.date | None:
 def _names(raw: str) -> list[str]:
     """The holiday names in one of the package's entries ("Bak Full Moon Poya Day; Good Friday")."""
     names = []
-    for part in re.split(r";|/", raw):
+    for part in raw.split(";"):
         name = _NOTE.sub("", part).strip()
+        if "/" in name:  # "Africa/Heroes Day": two names sharing a last word, or two spellings
+            first, _, second = name.partition("/")
+            last = second.split()[-1] if second.split() else ""
+            name = second.strip()
+            names.append(f"{first.strip()} {last}" if len(first.split()) == 1 else first.strip())
         words = name.split()
-        # "Qatar National Day" is written "Qatar's National Day" too: the name past its first word
-        names.extend([name, " ".join(words[1:])] if len(words) > 2 else [name])
-    return [n for n in dict.fromkeys(names) if len(n) >= _SHORTEST and n not in _WEEKDAYS]
+        # "Qatar National Day" is written "Qatar's National Day" too: the name past its first
+        # word, when it is a name itself ("Declaration of Independence" gives no "of Independence")
+        names.extend([name, " ".join(words[1:])] if len(words) > 2 and words[1][:1].isupper() else [name])
+    return [
+        n
+        for n in dict.fromkeys(names)
+        # "Day off (substituted from 12/28/2019)": a note, not a name
+        if len(n) >= _SHORTEST and n not in _WEEKDAYS and n[:1].isupper() and not re.search(r"[\d()]", n)
+    ]
 
 
 #: the year whose holiday names stand for every year's in :func:`_may_name_holiday`
 _NAMES_YEAR = 2020
+#: bumped when :func:`_names` reads the package's entries differently (the cache file's name)
+_NAMES_FORMAT = 2
 
 
 @functools.lru_cache(maxsize=1024)
@@ -105,7 +118,7 @@ def _names_path() -> Path:
 
     from halluforge.knowledge.table import cache_folder
 
-    return cache_folder() / f"holiday-names-{version('holidays')}-{_NAMES_YEAR}.json"
+    return cache_folder() / f"holiday-names-v{_NAMES_FORMAT}-{version('holidays')}-{_NAMES_YEAR}.json"
 
 
 @functools.lru_cache(maxsize=1)
@@ -146,7 +159,7 @@ def _holiday_words() -> re.Pattern[str]:
     date, not its name).
     """
     alternatives = "|".join(re.escape(n) for n in _holiday_names())
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.I)
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
 
 
 def _may_name_holiday(text: str) -> bool:
@@ -164,7 +177,8 @@ def _holidays_on(day: datetime.date) -> tuple[tuple[str, str], ...]:
 
 
 def _named(name: str, sentence: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.I) is not None
+    """Whether the sentence writes the holiday's name as a name ("a national day of mourning" is none)."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence) is not None
 
 
 def _without(evidence: str, spans: tuple[tuple[int, int], ...], start: int, end: int) -> str:

@@ -116,3 +116,16 @@ def test_a_passage_naming_no_holiday_skips_the_scan_and_the_names_are_cached(
     with pytest.raises(AssertionError, match="scanned"):
         date_tie(EASTER, ["21 April 2019"])
     ties._tie.cache_clear()
+
+
+def test_holiday_names_are_read_as_names() -> None:
+    """The package's entries give names a passage writes, not their fragments or notes; a
+    lower-case phrase is no holiday's name."""
+    from halluforge.families.shared.calendar_ties import _named, _names
+
+    assert _names("Africa/Heroes Day") == ["Africa Day", "Heroes Day"]
+    assert _names("Declaration of Independence") == ["Declaration of Independence"]
+    assert _names("Qatar National Day") == ["Qatar National Day", "National Day"]
+    assert _names("Day off (substituted from 12/28/2019)") == []
+    assert _named("National Day", "It was also Qatar's National Day.")
+    assert not _named("National Day", "It declared a national day of mourning.")
