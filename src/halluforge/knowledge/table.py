@@ -408,14 +408,22 @@ def load_table(*, use_cache: bool = True) -> EntityTable:
             pass  # unreadable or stale: built again below and replaced
     data = build_table()
     if use_cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            os.replace(partial, path)
-        except OSError:
-            pass  # a read-only cache only costs time
+        write_cached(path, data)
     return EntityTable(data)
+
+
+def write_cached(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to a user-cache file, whole or not at all (a temporary file renamed).
+
+    A read-only cache only costs time, so an error writing is ignored.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
 
 
 @functools.lru_cache(maxsize=1)

@@ -27,7 +27,6 @@ import calendar
 import datetime
 import functools
 import json
-import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from pathlib import Path
 
 from halluforge.families.shared.conflicts import DATE, date_key
 from halluforge.families.shared.passage import sentence_of, spans_of
+from halluforge.knowledge.table import write_cached
 
 _WEEKDAYS = tuple(calendar.day_name)  # Monday first, as datetime.date.weekday() counts
 #: the shortest holiday name read ("Eid", "Tet" are not written alone often enough to trust less)
@@ -140,13 +140,7 @@ def _holiday_names() -> tuple[str, ...]:
         for name in day
     }
     ordered = sorted(names, key=lambda n: (-len(n), n))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(ordered, ensure_ascii=False), encoding="utf-8")
-        os.replace(partial, path)
-    except OSError:
-        pass  # a read-only cache only costs time
+    write_cached(path, ordered)
     return tuple(ordered)
 
 
