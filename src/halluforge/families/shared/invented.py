@@ -253,7 +253,7 @@ _EVERYWHERE = "*"
 
 @functools.lru_cache(maxsize=2)
 def _attested(table: EntityTable) -> dict[str, frozenset[str]]:
-    """Per subregion and per region, the first names of the table's people born before :data:`_MODERN`."""
+    """Per subregion, per region and over the table, the first names of people born before :data:`_MODERN`."""
     found: dict[str, set[str]] = {}
     for person in table.people():
         words = person.title.split()
@@ -338,7 +338,8 @@ def invented_names(
     stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
     if not stocks:
         return [], {
-            "invented": f"no Latin-script names of {country}, its neighbours or its subregion in Faker"
+            "invented": f"no Latin-script names of {country} in Faker, nor of a neighbour or its "
+            "subregion that hold their language's common names"
         }
     gender = gender or person_gender(facts, gold, table)
     era = person_era(facts)
