@@ -24,7 +24,8 @@ holds a new date to each span:
   the passage writes before or just after the date stays true (:func:`weekday_refusal`: "on
   Friday 17 November" cannot become a Thursday, nor "24 April 1916, Easter Monday" a Friday),
   nor a holiday or weekday its sentence names (:mod:`.calendar_ties`: "on Easter Sunday",
-  "during Friday prayers").
+  "during Friday prayers"), nor a four-yearly event's cycle or a day the sentence ties the
+  date to (:mod:`.cycles`: no Summer Olympics in 1962, no "first anniversary" moved a day).
 
 Spans are read from the description alone; a description without one gives no check, and a
 passage that names nothing the table knows gives none either (the date checks of
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.calendar_ties import full_date, tie_refusal
+from halluforge.families.shared.cycles import cycle_refusal, day_tie_refusal
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import outside, spans_of
 
@@ -177,6 +179,8 @@ def date_refusal(
         or future_refusal(gold, new)
         or weekday_refusal(evidence, gold, new)
         or tie_refusal(evidence, gold, new)
+        or cycle_refusal(question, evidence, gold, new)
+        or day_tie_refusal(evidence, gold, new)
         or (era_refusal(evidence, gold, new, table) if table is not None else None)
     )
 
