@@ -166,6 +166,33 @@ def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int
     return None
 
 
+#: a share of a total after the gold number: "303 of the 543 elected seats"
+_OF_TOTAL = re.compile(r"^\s+of\s+(?:the\s+|all\s+|its\s+)?(\d[\d,]*)\b")
+#: words that say the share is more than half: "securing a majority on its own"
+_MAJORITY = re.compile(r"\b(?:majority|more than half|most of the)\b", re.I)
+
+
+def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
+    """A share of a total the passage calls a majority that the new number no longer is, or the reverse.
+
+    "won 303 of the 543 elected seats in the Lok Sabha, securing a majority on its own": 240
+    seats is no majority of 543, which both blind readers of set 39 saw. The total follows the
+    gold number; "majority" is in its sentence or the next.
+    """
+    for start, end in spans:
+        total = _OF_TOTAL.match(evidence[end:])
+        value = number_value(total.group(1)) if total else None
+        if value is None:
+            continue
+        sentence_end = evidence.find(". ", end)
+        following = evidence.find(". ", sentence_end + 2) if sentence_end >= 0 else -1
+        near = evidence[evidence.rfind(". ", 0, start) + 1 : following if following >= 0 else len(evidence)]
+        if _MAJORITY.search(near) and (gold > value / 2) != (new > value / 2):
+            side = "no more" if gold > value / 2 else "more"
+            return f"{new:g} of {value:g} is {side} than half, and the passage speaks of a majority"
+    return None
+
+
 def _looks_plural(answer: str) -> bool:
     last = answer.split()[-1].lower() if answer.split() else ""
     return last.endswith(("s", "ae", "ia", "i")) and not last.endswith(("ss", "us", "is"))
@@ -179,7 +206,8 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     have 3 players), and must stay inside a range the passage gives around the gold one in
     the same unit ("on average 20 km deep, from 9 km to 30 km" cannot become 40 km) and on the
     same side of every other measure in that unit (8,611 metres, "the last of the 8,000-metre
-    peaks", cannot become 6,900 metres); a person
+    peaks", cannot become 6,900 metres), and a share the passage calls a majority stays one
+    ("303 of the 543 seats, a majority"); a person
     must not share a name with someone the passage already names ("the laws of Kepler" after
     "Kepler argued"); a noun must agree with the verb that
     follows the gold answer (a plural verb wants a plural noun).
@@ -203,7 +231,9 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
         if outside:
             return f"{new!r} lies outside the range the passage gives for the answer ({outside})"
         crossed = _crosses(evidence, old_value, value, spans)
-        return f"{new!r} falls on the other side of {crossed}" if crossed else None
+        if crossed:
+            return f"{new!r} falls on the other side of {crossed}"
+        return _majority(evidence, old_value, value, spans)
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)
         words = new.split()

@@ -8,7 +8,8 @@ years, from 1600 to 1640"; "43 days ... from 1 October to 12 November"), a list 
 tuned to E, A, D, G, B and E"), an ordinal ("3 hearts ... and the third"), another unit ("100
 degrees Celsius, which is equal to 212 degrees Fahrenheit"; two aliases side by side, "1,280
 metres, or 4,200 feet"), a change ("the number fell from 28"), a name that states it ("a
-hexagon"), another name ("born Eric Arthur Blair, wrote under the pen name George Orwell"), a
+hexagon"), a name's first word alone ("Sun later led" of Sun Yat-sen), another name ("born
+Eric Arthur Blair, wrote under the pen name George Orwell"), a
 longer name it heads ("the Berlin Wall"), or the answer's own etymology ("Au comes from
 aurum", "spilled milk, and so it is called the Milky Way"). After the swap
 such a passage contradicts itself, which no reader would accept as real evidence; no other
@@ -64,7 +65,8 @@ _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
-    r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
+    r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+(?:in|to)\s+(?:the\s+)?[A-Z][\w'’-]*)?"
+    r"(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
     re.I,
 )
 #: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two
@@ -330,6 +332,30 @@ def _echo(
     return None
 
 
+def _bare_given(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
+    """The first word of a person's name written alone, outside the answers: "Sun later led".
+
+    A passage names an adult by one word only when it is the family name, so a first word
+    standing alone is the surname of a name written family name first (Sun Yat-sen, Mao
+    Zedong) that the aliases do not list. The swap would leave it, and the passage would still
+    name the answer, which both blind readers of set 38 saw. A first word beside another
+    capitalised word is part of someone else's name ("Alexander Glazunov"), and a title
+    ("Sir", "Lord") is no name.
+    """
+    words = re.findall(r"[A-Za-z][\w'’-]*", gold[0])
+    if len(words) < 2 or words[0].lower() in TITLE_WORDS or len(words[0]) < 2:
+        return None
+    for match in re.finditer(rf"(?<![\w'’-]){re.escape(words[0])}(?![\w'’-])", evidence):
+        if not outside(spans, *match.span()):
+            continue
+        before = evidence[max(0, match.start() - 30) : match.start()]
+        after = evidence[match.end() : match.end() + 30]
+        if re.match(r"\s+(?:[A-Z]|\d)", after) or re.search(r"[A-Z][\w'’.-]*\s+$", before.split(". ")[-1]):
+            continue
+        return f"the passage names the answer by its first word alone ({match.group()!r})"
+    return None
+
+
 def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """Two gold aliases in one sentence that are different names, not a name and its part.
 
@@ -449,6 +475,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         (_asked(question, gold) if kind.startswith("person") else None)
         or _inside_name(evidence, spans)
         or (_eponym(evidence, gold, spans) if kind.startswith("person") else None)
+        or (_bare_given(evidence, gold, spans) if kind.startswith("person") else None)
         or _distinct_aliases(evidence, gold, spans)
         or _named_alias(evidence, gold, spans)
         or _echo(evidence, gold, spans, person=kind.startswith("person"))

@@ -361,3 +361,47 @@ def test_a_question_naming_the_answer_is_a_restatement() -> None:
     reason = restatement(evidence, gold, "person:astronomer", "who discovered miss mitchell's comet")
     assert reason is not None and "question names the answer" in reason
     assert restatement(evidence, gold, "person:astronomer", "who discovered the comet of 1847") is None
+
+
+SUN = (
+    "Sun Yat-sen, also known in China as Sun Zhongshan, was a revolutionary born in 1866. On 1 "
+    "January 1912 he was inaugurated in Nanjing as provisional president. Sun later led the "
+    "Kuomintang."
+)
+
+
+def test_a_name_written_family_name_first_and_then_alone_is_restated() -> None:
+    """ "Sun later led": the family name alone, which the aliases do not list, still names him."""
+    reason = restatement(SUN, ["Sun Yat-sen", "Sun Zhongshan"], "person:president")
+    assert reason is not None
+    alone = restatement(SUN.replace(", also known in China as Sun Zhongshan,", ""), ["Sun Yat-sen"], "person")
+    assert alone is not None and "first word alone" in alone
+    # a first word beside another name is someone else's ("Alexander Glazunov"), or a month
+    other = "Alexander Borodin wrote the opera. Alexander Glazunov finished it in May 1890."
+    assert restatement(other, ["Alexander Borodin"], "person:composer") is None
+    may = "May Ling won the prize in 2001. In May 2002 she retired."
+    assert restatement(may, ["May Ling"], "person") is None
+
+
+def test_an_other_name_given_in_a_place_is_restated() -> None:
+    """ "also known in China as Sun Zhongshan": the second name stays the answer's after a swap."""
+    evidence = "Sun Yat-sen, also known in China as Sun Zhongshan, was born in 1866."
+    reason = restatement(evidence, ["Sun Yat-sen", "Sun Zhongshan"], "person")
+    assert reason is not None and "other name" in reason
+
+
+def test_a_share_the_passage_calls_a_majority_stays_one() -> None:
+    evidence = (
+        "The party won 303 of the 543 elected seats in the Lok Sabha, securing a majority on its own. "
+        "The Congress won 52 seats."
+    )
+    reason = conflict(evidence, ["303"], "number", "240")
+    assert reason is not None and "majority" in reason
+    assert conflict(evidence, ["303"], "number", "310") is None
+    # no majority said: any share
+    assert (
+        conflict(
+            evidence.replace("securing a majority on its own", "its best result"), ["303"], "number", "240"
+        )
+        is None
+    )
