@@ -316,6 +316,40 @@ def passage_role(evidence: str, names: Sequence[str]) -> str | None:
     return question_role(match.group(1))
 
 
+#: a group a "who" question may ask for: "the German club", "They became the first team"
+_TEAM_NOUN = re.compile(r"\b(?:club|team|side|franchise|squad|band|orchestra)s?\b", re.I)
+#: a question asking who won or lost a contest, which a team answers as often as a person
+_CONTEST = re.compile(r"\bwho\s+(?:won|wins|beat|defeated|lost|finished|claimed|took)\b", re.I)
+#: a word that speaks of one person: an answer it follows is no team
+_PERSON_PRONOUN = re.compile(r"\b(?:he|she|his|her|him|hers)\b", re.I)
+
+
+def team_answer(question: str, evidence: str, names: Sequence[str]) -> bool:
+    """Whether the answer to a "who" question is a team or other group, not a person.
+
+    "Who won Super Bowl LV": "The Tampa Bay Buccaneers won ... They became the first team";
+    "who won the 2020 Champions League final": "Bayern Munich won ... the German club". A
+    name the passage writes after "the" ("the Tampa Bay Buccaneers"), not a title ("the Duke
+    of Wellington"), is a group's; so is the answer of a question asking who won or lost when
+    the passage names a team and no pronoun of one person is in the answer's sentences or the
+    next ones. Both
+    blind readers of set 39 saw RECALL give those two answers invented people's names ("The
+    Amanda Nguyen ... They became the first team").
+    """
+    spans = [span for name in names for span in find_answer_spans(evidence, name)]
+    if not spans or names[0].split()[0].lower() in TITLE_WORDS:
+        return False
+    if any(re.search(r"\bthe\s+$", evidence[max(0, start - 4) : start], re.I) for start, _ in spans):
+        return True
+    if not _CONTEST.search(_last_sentence(question)) or not _TEAM_NOUN.search(evidence):
+        return False
+    # the answer's sentences and the one after each ("... won the award. He scored 55 goals")
+    sentences = split_sentences(evidence)
+    held = [i for i, s in enumerate(sentences) if any(find_answer_spans(s, n) for n in names)]
+    about = " ".join(sentences[j] for i in held for j in (i, i + 1) if j < len(sentences))
+    return not _PERSON_PRONOUN.search(about)
+
+
 _WH = re.compile(r"\b(?:which|what|where|who|whose|whom)\b", re.I)
 _NAME_OF = re.compile(r"\b(?:the\s+)?(?:name|kind|type|sort)\s+of\s+(?:the\s+)?", re.I)
 #: how many words after the wh-word the noun asked about may come ("what is the largest hot desert")
@@ -357,7 +391,8 @@ def classify_kind(
     """The fine kind of ``answer`` to ``question`` (see the module notes); coarse when unknown.
 
     With ``evidence``, a person the question gives no role takes the role the passage gives
-    in apposition before the name or one of its ``aliases`` (:func:`passage_role`); ``roles``
+    in apposition before the name or one of its ``aliases`` (:func:`passage_role`), and a
+    "who" answer the passage shows to be a team is "other" (:func:`team_answer`); ``roles``
     are occupations that make "which <occupation> ..." ask for a person (:func:`asks_person`).
     """
     coarse = answer_type or classify_answer(answer, question)
@@ -369,6 +404,8 @@ def classify_kind(
     members = tuple(k for k in lexicon_kinds(answer) if not k.startswith("trait:"))
     if coarse == "other" and asks_person(question or "", roles) and looks_like_name(answer, single=True):
         coarse = "person"  # "which architect designed ...": a person, though not asked with "who"
+    if coarse == "person" and evidence and team_answer(question or "", evidence, [answer, *aliases]):
+        return "other"  # "who won Super Bowl LV": a team, which no person's name stands in for
     if coarse == "person":
         role = question_role(question or "")
         if role is None and evidence:

@@ -18,6 +18,7 @@ from halluforge.families.shared.kinds import (
     passage_role,
     question_noun_kind,
     question_role,
+    team_answer,
     wants_female,
 )
 from halluforge.families.shared.numbers import numbers_close, years_close
@@ -293,3 +294,25 @@ def test_the_nobel_prize_in_literature_asks_for_a_writer_and_a_plain_nobel_for_a
     assert question_role("who was the first woman to win the nobel prize in literature") == "writer"
     assert question_role("who won the nobel prize for literature in 1954") == "writer"
     assert question_role("who was the first woman to win a nobel prize") == "scientist"
+
+
+def test_a_team_answering_who_won_is_no_person() -> None:
+    """ "Who won Super Bowl LV": the Tampa Bay Buccaneers, a team that no person's name stands in for."""
+    bucs = "The Tampa Bay Buccaneers won Super Bowl LV in 2021. They became the first team to win at home."
+    assert team_answer("who won super bowl lv", bucs, ["Tampa Bay Buccaneers"])
+    assert classify_kind("Tampa Bay Buccaneers", "who won super bowl lv", evidence=bucs) == "other"
+    bayern = (
+        "Bayern Munich won the final in Lisbon. Under coach Hansi Flick, the German club won every match."
+    )
+    assert (
+        classify_kind("Bayern Munich", "who won the 2020 champions league final", evidence=bayern) == "other"
+    )
+    # a player who won, spoken of as one person; a title after "the"; no contest asked
+    player = "Robert Lewandowski won the award in 2020. He scored 55 goals for the club that season."
+    assert classify_kind("Robert Lewandowski", "who won the award in 2020", evidence=player).startswith(
+        "person"
+    )
+    duke = "The army was led by the Duke of Wellington, and his team of officers won."
+    assert not team_answer("who won the battle of waterloo", duke, ["Duke of Wellington"])
+    coach = "Hansi Flick coached the German club in 2020, when Bayern won every match."
+    assert not team_answer("who coached bayern munich in 2020", coach, ["Hansi Flick"])
