@@ -9,7 +9,9 @@ bearer:
 - **nationality**: a heritage the sentences about the answer state ("born in Mississauga to
   Romanian parents"), else the demonym next to the answer ("the Norwegian playwright") or a
   country right after it ("Henri Auer of Austria"), else the gold person's nationality in the
-  entity table; else nothing when the sentences about the answer place the person in a state
+  entity table, else the one nationality of the people the passage names by demonym and
+  occupation alone ("The Italian executive had run ...", :func:`described_country`); else
+  nothing when the sentences about the answer place the person in a state
   that no longer exists (:func:`former_state`: "the Soviet cosmonaut", "the Kingdom of
   Hawaii"); else the country those sentences name most, weighted (:func:`home_country`: "Born
   in Haugesund on Norway's west coast"), else the passage's own country; next to a demonym of
@@ -20,17 +22,19 @@ bearer:
   well, nothing is invented. Of a country's stocks in several languages, those listing more
   of the gold name are drawn from (:func:`~halluforge.knowledge.names.stocks_of_name`: a
   Flemish leader takes Flemish names);
-- **era**: a person born, or a sentence dated (a year, or a century), before 1930 takes only
+- **era**: a person born before 1950 (with no birth year, one whose sentences are dated
+  before 1975, or name an earlier century: :func:`person_era`) takes only
   first names that the entity table's people of the same subregion, else region, else of any
   country, born before then bore ("Ada", "Isaac"; not "Briana" for a 1902 birth); with too few
   of them, today's names (a small clash, where a real person in the role is a plain one), but
   none before 1800;
 - **gender**: the pronouns and gendered words around the answer when only one side's occur,
   else the gold person's (table description or first name), else a clear majority of those
-  words, else the pronoun that opens a sentence about the answer, else (before 1930) drawn by
+  words, else the pronoun that opens a sentence about the answer, else (before 1950) drawn by
   the shares of the table's earlier people of the region, else either;
 - **not real**: a name the entity table knows as a person, or any of whose words the passage
-  already holds, is drawn again.
+  already holds, is drawn again;
+- **title**: a peer's title takes the new surname, a knight's the new full name (:func:`titled`).
 """
 
 from __future__ import annotations
@@ -59,8 +63,12 @@ if TYPE_CHECKING:
 
 #: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
 _DRAWS = 8
-#: a person born (or a sentence dated) before this year gets only first names attested then
-_MODERN = 1930
+#: a person born (or a sentence dated) before this year gets only first names attested then:
+#: 1930 let "Kayla" name a zoologist born in 1932, which a blind reader of set 38 called a
+#: modern name; Faker's lists are today's names
+_MODERN = 1950
+#: how much older than a year of their deeds a person is taken to be, for the era of their names
+_ADULT_AGE = 25
 #: before this year, a person with no attested first names of the region is not invented
 _EARLY = 1800
 #: a stock needs this many attested first names of the gender to invent an earlier person
@@ -75,6 +83,10 @@ _GENDER_MAJORITY = 2
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
 _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
+#: a person named by nationality and occupation alone: "The Italian executive had run ..."
+_DESCRIBED = re.compile(
+    r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b(?![ ,]*[A-Z])"
+)
 #: a place counts only after a word that places something in it ("in Nairobi", "near Poznań")
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
@@ -82,7 +94,8 @@ _PLACING = frozenset({"in", "near", "at", "from", "of"})
 def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
-    A demonym before a common noun ("the Kenyan runner") or a country owning one ("Ethiopia's
+    A demonym (of one word or two: "South African") before a common noun ("the Kenyan
+    runner") or a country owning one ("Ethiopia's
     prime minister") counts two, a demonym or a country before a name ("the Swedish Academy",
     "the United States Soccer Federation") none; any other mention counts one: a country's
     name, a demonym, and (with ``places``) a place the table puts in a country, after a word
@@ -90,11 +103,18 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     """
     found: list[tuple[str, int]] = []
     words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
+    skip = -1
     for i, word in enumerate(words):
-        if not word[:1].isupper():
+        if not word[:1].isupper() or i <= skip:
             continue
         following = words[i + 1] if i + 1 < len(words) else ""
-        country = table.demonyms.get(word.lower())
+        # a demonym of two words first ("South African", "Sri Lankan"), then of one
+        country = table.demonyms.get(f"{word} {following}".lower())
+        if country is not None:
+            skip = i + 1
+            following = words[i + 2] if i + 2 < len(words) else ""
+        else:
+            country = table.demonyms.get(word.lower())
         if country is not None:
             found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
             continue
@@ -150,6 +170,24 @@ def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
     return None
 
 
+def described_country(evidence: str, table: EntityTable) -> str | None:
+    """The one country of the people the passage names by nationality and occupation alone, or None.
+
+    "The Italian executive had run Seat": a demonym before an occupation of the table's people,
+    with no name after it, speaks of a person the passage has named already, most often its
+    subject, the answer. It outweighs every country the passage names for other reasons (the
+    French carmaker he led): both blind readers of set 39 saw a French name given to "the
+    Italian executive". A phrase before a name ("the German long jumper Luz Long") speaks of
+    someone else; two countries so named say nothing.
+    """
+    found: set[str] = set()
+    for match in _DESCRIBED.finditer(evidence):
+        country = table.demonyms.get(match.group(1).lower())
+        if country is not None and match.group(2) in table.occupation_words:
+            found.add(country)
+    return found.pop() if len(found) == 1 else None
+
+
 def home_country(
     facts: Facts, evidence: str, gold: list[str], question: str, table: EntityTable
 ) -> tuple[str | None, str]:
@@ -166,13 +204,21 @@ def home_country(
         return facts.demonym_country, "demonym"
     if facts.gold is not None and facts.gold.nationality:
         return facts.gold.nationality, "table"
+    # "the Italian executive": a person named by nationality and occupation, after the answer
+    described = described_country(evidence, table)
+    if described is not None:
+        return described, "passage"
     former = former_state(facts.about, table)
     if former is not None:
         return None, f"the passage places the person in a former state ({former})"
     counts: Counter[str] = Counter()
-    for word in WORD.findall(question):
-        if (country := table.demonyms.get(word.lower())) is not None:
+    words, i = [w.lower() for w in WORD.findall(question)], 0
+    while i < len(words):  # "which south african singer": a demonym of two words before one
+        pair = table.demonyms.get(" ".join(words[i : i + 2])) if i + 1 < len(words) else None
+        country = pair or table.demonyms.get(words[i])
+        if country is not None:
             counts[country] += 2
+        i += 2 if pair else 1
     about = set(facts.about)
     # "the Flemish artist": a nationality of no country the table knows is said, so a country
     # merely named nearby (the London gallery of his painting) is no evidence; a birthplace or
@@ -299,20 +345,48 @@ _CENTURY = re.compile(
 
 
 def person_era(facts: Facts) -> int | None:
-    """The earliest year that places the gold person: born, the sentence's years, the table's.
+    """The year the gold person was born, or about: the passage's or the table's birth year, else earlier.
 
-    A century named in the sentences about the answer counts from its first year ("the late
-    17th century": 1600), when no year places the person.
+    With no birth year, the earliest year of the sentences about the answer, :data:`_ADULT_AGE`
+    years earlier: what a passage tells of a person is mostly done as an adult ("founded the
+    research centre in 1967": a zoologist born before 1950, no "Kayla", which a blind reader
+    of set 38 saw). With no year either, the first year of a century those sentences name
+    ("the late 17th century": 1600).
     """
+    born = [y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None]
+    if born:
+        return min(born)
+    if facts.years:
+        return min(facts.years) - _ADULT_AGE
     years = [
-        *facts.years,
-        *(y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None),
+        (int(digits) if digits else ORDINAL_WORDS.index(word.lower()) + 1) * 100 - 100
+        for digits, word in _CENTURY.findall(" ".join(facts.about))
     ]
-    if not years:
-        for digits, word in _CENTURY.findall(" ".join(facts.about)):
-            number = int(digits) if digits else ORDINAL_WORDS.index(word.lower()) + 1
-            years.append((number - 1) * 100)
     return min(years) if years else None
+
+
+#: a title the gold name opens with, kept on the invented one ("Lord Reed of Allermuir", "Sir Ernest")
+_TITLED = re.compile(
+    r"^(Lord|Lady|Baron|Baroness|Sir|Dame)\s+[^\s]+(?:\s+[^\s]+)*?(\s+of\s+[A-Z][\w'’ -]*)?$"
+)
+
+
+def titled(gold: str, name: str, *, family_first: bool = False) -> str:
+    """``name`` with the title the gold name bears: a peer's surname in the title, a knight's full name.
+
+    A peer is called by title and surname ("Lord Reed", "Lord Reed of Allermuir"), so the
+    invented one is too ("Lord Allen of Allermuir"); a name put in the title's place read as
+    broken to both blind readers of set 39 ("Phillip Allen of Allermuir"). A knight or dame
+    keeps "Sir" or "Dame" before the full name.
+    """
+    match = _TITLED.match(gold)
+    if match is None:
+        return name
+    title, words = match.group(1), name.split()
+    if title in ("Sir", "Dame"):
+        return f"{title} {name}"
+    surname = words[0] if family_first else words[-1]
+    return f"{title} {surname}{match.group(2) or ''}"
 
 
 def invented_names(
@@ -370,6 +444,7 @@ def invented_names(
         name = drawn[0]
         if table.person(name) is not None or any(w.casefold() in held for w in name.split()):
             continue
+        name = titled(gold[0], name, family_first=family_first)
         if name not in found:
             found.append(name)
         if len(found) >= 3:
@@ -382,4 +457,4 @@ def invented_names(
     return found, info
 
 
-__all__ = ["earlier_gender", "home_country", "invented_names", "person_era", "person_gender"]
+__all__ = ["earlier_gender", "home_country", "invented_names", "person_era", "person_gender", "titled"]

@@ -544,10 +544,10 @@ async def test_a_person_is_swapped_for_an_invented_name_of_the_passage_nationali
     assert {k: info[k] for k in ("country", "country_from", "era")} == {
         "country": "Denmark",
         "country_from": "demonym",
-        "era": "names attested before 1930",  # the passage's 1901
+        "era": "names attested before 1950",  # the passage's 1901
     }
     # no gendered word, and 1901: drawn by the table's earlier Europeans, not evenly
-    assert info["gender"] in ("female", "male") and "born before 1930" in info["gender_from"]
+    assert info["gender"] in ("female", "male") and "born before 1950" in info["gender_from"]
     first, last = new.split()
     assert name_stocks()["da_DK"].holds(first, last) == 2
     assert entity_table().person(new) is None and case.context is not None

@@ -9,7 +9,15 @@ from __future__ import annotations
 import random
 
 from halluforge.families.shared.facts import read_facts
-from halluforge.families.shared.invented import former_state, home_country, invented_names, person_gender
+from halluforge.families.shared.invented import (
+    countries_named,
+    former_state,
+    home_country,
+    invented_names,
+    person_era,
+    person_gender,
+    titled,
+)
 from halluforge.knowledge.names import (
     NameStock,
     borrowable,
@@ -184,7 +192,7 @@ def test_an_earlier_person_takes_first_names_attested_in_the_table_then() -> Non
     )
     evidence = "The Norwegian composer Lars Vik was born in 1850. He wrote songs."
     found, info = _invent_with(stock, _table(*people), evidence, "Lars Vik")
-    assert info["era"] == "names attested before 1930" and found
+    assert info["era"] == "names attested before 1950" and found
     assert {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
     # with too few attested names (here none), today's names rather than no name at all
     found, info = _invent_with(stock, _table(), evidence, "Lars Vik")
@@ -195,7 +203,7 @@ def test_an_earlier_person_takes_first_names_attested_in_the_table_then() -> Non
         for first, born in earlier
     ]
     found, info = _invent_with(stock, _table(*kenyans), evidence, "Lars Vik")
-    assert info["era"] == "names attested before 1930"
+    assert info["era"] == "names attested before 1950"
     assert found and {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
 
 
@@ -352,3 +360,59 @@ def test_faker_surnames_are_capitalised_as_english_writes_them() -> None:
     american = name_stocks()["en_US"]
     assert "McDonald" in american.surnames
     assert not any(name.startswith("Mc") and name[2:3].islower() for name in american.surnames)
+
+
+def test_a_peers_title_takes_the_new_surname_and_a_knights_the_full_name() -> None:
+    """ "Lord Reed of Allermuir" becomes "Lord Allen of Allermuir", never "Phillip Allen of Allermuir"."""
+    assert titled("Lord Reed of Allermuir", "Phillip Allen") == "Lord Allen of Allermuir"
+    assert titled("Lord Reed", "Phillip Allen") == "Lord Allen"
+    assert titled("Baroness Hale", "Wang Li", family_first=True) == "Baroness Wang"
+    assert titled("Sir Ernest Shackleton", "Samuel Doyle") == "Sir Samuel Doyle"
+    assert titled("Ernest Shackleton", "Samuel Doyle") == "Samuel Doyle"
+
+
+def test_a_demonym_before_an_occupation_outweighs_one_before_a_thing() -> None:
+    """ "the Italian executive" of "the French carmaker": an Italian name, by the person's demonym."""
+    countries = {
+        "Italy": {"region": "Europe", "iso2": "IT", "languages": ["it"]},
+        "France": {"region": "Europe", "iso2": "FR", "languages": ["fr"]},
+    }
+    executive = Entity("Ada Conti", "person", "Italian business executive", occupations=("executive",))
+    table = EntityTable.of(
+        [executive], countries=countries, demonyms={"italian": "Italy", "french": "France"}
+    )
+    gold = ["Luca Moro"]
+    evidence = (
+        "Luca Moro became chief executive of the French carmaker Vireo in July 2020. The French "
+        "company had lost money in France for two years. The Italian executive had run a French brand."
+    )
+    facts = read_facts(evidence, gold, "who became chief executive of vireo", "person", table)
+    assert home_country(facts, evidence, gold, "who became chief executive of vireo", table) == (
+        "Italy",
+        "passage",
+    )
+
+
+def test_a_persons_era_is_their_birth_else_a_generation_before_their_deeds() -> None:
+    table = _table()
+    gold = ["Kari Lunde"]
+    deeds = "Kari Lunde founded the research centre in 1967. She wrote a book in 1983."
+    facts = read_facts(deeds, gold, "who founded it", "person", table)
+    assert person_era(facts) == 1967 - 25  # names attested before 1950, not today's
+    born = "Kari Lunde, born in 1972, founded the research centre in 1967."
+    assert person_era(read_facts(born, gold, "who founded it", "person", table)) == 1972
+
+
+def test_a_demonym_of_two_words_names_its_country() -> None:
+    """ "a South African singer": South Africa, not the United States she worked in."""
+    countries = {"South Africa": {"iso2": "ZA"}, "United States": {"iso2": "US"}}
+    table = EntityTable.of(
+        [], countries=countries, demonyms={"south african": "South Africa", "american": "United States"}
+    )
+    text = "Mira Dube was a South African singer. In the United States she worked with a band."
+    assert ("South Africa", 2) in countries_named(text, table)
+    facts = read_facts(text, ["Mira Dube"], "which south african singer recorded it", "person", table)
+    assert (
+        home_country(facts, text, ["Mira Dube"], "which south african singer recorded it", table)[0]
+        == "South Africa"
+    )
