@@ -47,6 +47,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
+from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.mentions import WORD, heritage_first
 from halluforge.knowledge.names import (
     invent_person,
@@ -347,7 +348,8 @@ _CENTURY = re.compile(
 def person_era(facts: Facts) -> int | None:
     """The year the gold person was born, or about: the passage's or the table's birth year, else earlier.
 
-    With no birth year, the earliest year of the sentences about the answer, :data:`_ADULT_AGE`
+    With no birth year, the earliest year of the answer's sentence, the question or the
+    sentences about the answer (:func:`~.mentions.about_answer`), :data:`_ADULT_AGE`
     years earlier: what a passage tells of a person is mostly done as an adult ("founded the
     research centre in 1967": a zoologist born before 1950, no "Kayla", which a blind reader
     of set 38 saw). With no year either, the first year of a century those sentences name
@@ -356,8 +358,9 @@ def person_era(facts: Facts) -> int | None:
     born = [y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None]
     if born:
         return min(born)
-    if facts.years:
-        return min(facts.years) - _ADULT_AGE
+    deeds = {*facts.years, *(int(year) for year in YEAR.findall(" ".join(facts.about)))}
+    if deeds:
+        return min(deeds) - _ADULT_AGE
     years = [
         (int(digits) if digits else ORDINAL_WORDS.index(word.lower()) + 1) * 100 - 100
         for digits, word in _CENTURY.findall(" ".join(facts.about))

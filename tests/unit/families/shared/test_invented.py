@@ -396,7 +396,8 @@ def test_a_demonym_before_an_occupation_outweighs_one_before_a_thing() -> None:
 def test_a_persons_era_is_their_birth_else_a_generation_before_their_deeds() -> None:
     table = _table()
     gold = ["Kari Lunde"]
-    deeds = "Kari Lunde founded the research centre in 1967. She wrote a book in 1983."
+    # the year in a later sentence about her, not the answer's own
+    deeds = "Kari Lunde was a zoologist. She founded the research centre in 1967 and wrote a book in 1983."
     facts = read_facts(deeds, gold, "who founded it", "person", table)
     assert person_era(facts) == 1967 - 25  # names attested before 1950, not today's
     born = "Kari Lunde, born in 1972, founded the research centre in 1967."
