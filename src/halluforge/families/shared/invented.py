@@ -84,6 +84,16 @@ _GENDER_MAJORITY = 2
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
 _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
+#: occupation words of the table that name a body, not a person: "the German group" that
+#: Källenius led is Daimler, and gave the Swede a German name in set 41
+_BODIES = frozenset(
+    (
+        *("group", "company", "firm", "band", "team", "club", "side", "squad", "party", "bank"),
+        *("brand", "label", "maker", "carmaker", "government", "federation", "association", "orchestra"),
+    )
+)
+#: the weight of a birthplace among the countries a passage names about a person
+_BIRTHPLACE = 4
 #: a person named by nationality and occupation alone: "The Italian executive had run ..."
 _DESCRIBED = re.compile(
     r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b(?![ ,]*[A-Z])"
@@ -184,7 +194,7 @@ def described_country(evidence: str, table: EntityTable) -> str | None:
     found: set[str] = set()
     for match in _DESCRIBED.finditer(evidence):
         country = table.demonyms.get(match.group(1).lower())
-        if country is not None and match.group(2) in table.occupation_words:
+        if country is not None and match.group(2) in table.occupation_words - _BODIES:
             found.add(country)
     return found.pop() if len(found) == 1 else None
 
@@ -196,7 +206,7 @@ def home_country(
 
     In the passage, the countries the sentences about the answer name are counted
     (:func:`countries_named`: "the Polish poet", "Norway's west coast", "near Poznań"), a
-    birthplace ("born in Ipoh, Malaysia") two more times; a demonym of the question ("which
+    birthplace ("born in Ipoh, Malaysia") four more times; a demonym of the question ("which
     polish poet") counts two.
     """
     if facts.heritage_country:  # "born in Mississauga to Romanian parents": a Romanian name
@@ -220,6 +230,12 @@ def home_country(
         if country is not None:
             counts[country] += 2
         i += 2 if pair else 1
+    # "who became president of kazakhstan": a country the question puts a role "of" counts two,
+    # as its demonym would (set 41's Kazakh president took a Swiss name from "at Geneva")
+    titled_question = " ".join(word[:1].upper() + word[1:] for word in question.split())
+    for country, match in table.countries_in(titled_question):
+        if titled_question[: match.start()].endswith(" Of "):
+            counts[country] += 2
     about = set(facts.about)
     # "the Flemish artist": a nationality of no country the table knows is said, so a country
     # merely named nearby (the London gallery of his painting) is no evidence; a birthplace or
@@ -231,9 +247,11 @@ def home_country(
             # outside the sentences about the answer, only "the Kenyan runner" speaks of a person
             if (sentence in about and not unmapped) or weight == 2:
                 counts[country] += weight
-        for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, twice more
+        for born in _BORN_IN.finditer(sentence):  # "Born in Ipoh, Malaysia": the home, four more
+            # four: a birthplace outweighs the country of the firm or the city a person works in
+            # ("Born in Sweden ... the first from outside Germany to lead the German group")
             for country, _ in countries_named(f"in {born.group(1)}", table):
-                counts[country] += 2
+                counts[country] += _BIRTHPLACE
     if not counts and unmapped:
         return None, f"the demonym {facts.demonym_words[0]!r} names no country the table knows"
     if not counts:  # nothing said about the person: the passage's own country, if it names one

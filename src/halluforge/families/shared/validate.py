@@ -314,7 +314,10 @@ def perturb_answer(
 ) -> str | None:
     """A changed date or number, or None if none applies.
 
-    A full date moves a few days within its month ("15 August 2021" -> "11 August 2021"); a
+    A full date moves one or two weeks within its month and so keeps its weekday ("15 August
+    2021" -> "8 August 2021"): blind readers of sets 36 and 41 faulted dates moved off the
+    weekday their institution keeps (a referendum off its Friday or Saturday, a supreme court
+    ruling on a Saturday, a parliament sitting on a Sunday); a
     month and year moves one or two months within the year; a year alone moves up to ``years``
     years; an amount is shifted. Small moves keep the passage's other dates and figures ("later
     that month", "the last troops left on 30 August") true around the new value.
@@ -325,7 +328,8 @@ def perturb_answer(
     if day and answer_type == "date":
         group = "day" if day.group("day") else "day2"
         value = int(day.group(group))
-        days = [d for d in range(max(1, value - 9), min(28, value + 9) + 1) if d != value]
+        # whole weeks keep the weekday: a referendum stays on its Friday, a ruling off a Saturday
+        days = [value + step for step in (-14, -7, 7, 14) if 1 <= value + step <= 28]
         if days:
             return answer[: day.start(group)] + str(rng.choice(days)) + answer[day.end(group) :]
     month = _MONTH_RE.search(answer)

@@ -417,3 +417,33 @@ def test_a_demonym_of_two_words_names_its_country() -> None:
         home_country(facts, text, ["Mira Dube"], "which south african singer recorded it", table)[0]
         == "South Africa"
     )
+
+
+def test_a_birthplace_outweighs_the_firm_and_a_role_of_the_question_names_the_country() -> None:
+    """ "Born in Sweden ... the first from outside Germany to lead the German group": Swedish,
+    since "the German group" is a body, not the person; "president of kenya" counts for Kenya over
+    an office "at Bergen"."""
+    countries = {
+        **COUNTRIES,
+        "Sweden": {"region": "Europe", "iso2": "SE", "languages": ["sv"]},
+        "Germany": {"region": "Europe", "iso2": "DE", "languages": ["de"]},
+    }
+    executive = Entity("Ada Krug", "person", "German business executive", occupations=("executive", "group"))
+    table = EntityTable.of(
+        [executive, Entity("Bergen", "place", place_type="city", country="Norway")],
+        countries=countries,
+        demonyms={"german": "Germany", "swedish": "Sweden", "kenyan": "Kenya"},
+    )
+    gold = ["Ola Berg"]
+    evidence = (
+        "Ola Berg became chairman of Vireo AG in May 2019, succeeding Max Adler, who had led the "
+        "German group since 2006. Born in Sweden in 1969, Berg was the first person from outside "
+        "Germany to lead the company."
+    )
+    facts = read_facts(evidence, gold, "who became chairman of vireo", "person", table)
+    assert home_country(facts, evidence, gold, "who became chairman of vireo", table) == ("Sweden", "passage")
+    gold = ["Joseph Kamau"]
+    evidence = "Joseph Kamau was sworn in as president. He had served as director of an office at Bergen."
+    question = "who became president of kenya in 2019"
+    facts = read_facts(evidence, gold, question, "person", table)
+    assert home_country(facts, evidence, gold, question, table) == ("Kenya", "passage")

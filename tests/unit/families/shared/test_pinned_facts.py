@@ -261,3 +261,58 @@ def test_mixed_gender_words_defer_to_the_gold_persons_own_gender() -> None:
         table,
     )
     assert person_gender(facts, unknown, table) == "male"  # no own gender known: the 2:1 majority
+
+
+def test_a_record_total_or_mark_with_no_unit_bounds_the_answer() -> None:
+    """ "overtook Pete Maravich's total of 3,667" beside 3,951 points: 3,400 is refused, 3,800 not;
+    a year after "a total of" bounds nothing."""
+    text = (
+        "Lena Holt ended her college career with 3,951 points. In March she overtook "
+        "Pete Maravich's total of 3,667, which had stood since 1970."
+    )
+    gold = ["3,951 points", "3,951"]
+    reason = conflict(text, gold, "number", "3,400 points")
+    assert reason is not None and "total of 3,667" in reason
+    assert conflict(text, gold, "number", "3,800 points") is None
+    record = "Rolf Berg scored 41 goals that season, breaking Otto Kahn's record of 40 set in 1972."
+    assert conflict(record, ["41 goals", "41"], "number", "39 goals") is not None
+    assert (
+        conflict(
+            "Ada Lind ran a total of 1990 in the year she scored 12 goals.", ["12 goals"], "number", "9 goals"
+        )
+        is None
+    )
+
+
+def test_shares_that_make_up_a_whole_pin_the_answer() -> None:
+    """Two shares of a runoff add up to 100: neither can change alone; shares of a larger field can."""
+    runoff = "Paul Marin won the runoff with 58.55 percent of the vote against Ana Roux's 41.45 percent."
+    reason = conflict(runoff, ["58.55 percent", "58.55%"], "number", "64.55 percent")
+    assert reason is not None and "100 per cent" in reason
+    field = "Paul Marin won the first round with 27.8 percent, ahead of Ana Roux's 23.2 percent."
+    assert conflict(field, ["27.8 percent"], "number", "30.6 percent") is None
+
+
+def test_a_record_figure_moves_at_most_a_tenth() -> None:
+    """A figure its sentence calls a record moves by a tenth at most; any other figure further."""
+    record = "Tom Reed hit 62 home runs in 2022, setting a new league record."
+    assert conflict(record, ["62", "62 home runs"], "number", "71") is not None
+    assert conflict(record, ["62", "62 home runs"], "number", "66") is None
+    plain = "Tom Reed hit 62 home runs in 2022 for the club."
+    assert conflict(plain, ["62", "62 home runs"], "number", "71") is None
+
+
+def test_a_date_the_passage_puts_months_after_the_answer_stays_within_a_year() -> None:
+    """ "He died in January 1950, only months after its release" of 8 June 1949: June 1948 is
+    refused, a day in June 1949 or March 1949 is not; no interval words, no bound."""
+    text = (
+        "The novel was published in London on 8 June 1949. Its author died in January 1950, "
+        "only months after its release."
+    )
+    gold = ["8 June 1949", "June 8, 1949"]
+    reason = conflict(text, gold, "date", "8 June 1948")
+    assert reason is not None and "January 1950" in reason
+    assert conflict(text, gold, "date", "18 June 1949") is None
+    assert conflict(text, gold, "date", "8 March 1949") is None
+    plain = "The novel was published in London on 8 June 1949. Its author died in January 1950."
+    assert conflict(plain, gold, "date", "8 June 1948") is None
