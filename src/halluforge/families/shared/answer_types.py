@@ -170,9 +170,29 @@ def form_type(answer: str) -> AnswerType | None:
     dated = any(p.search(answer) for p in _DATE_PATTERNS) and not _named_with_month(answer)
     if _YEAR.match(answer.lower()) or dated:
         return "date"
-    if _NUMERIC.match(answer) or any(p.search(answer) for p in _NUMBER_PATTERNS):
+    if _NUMERIC.match(answer) or (any(p.search(answer) for p in _NUMBER_PATTERNS) and not _titled(answer)):
         return "number"
     return None
+
+
+_COUNT_WORD = re.compile(
+    rf"^(?:{_NUMBER_WORDS}|{_UNITS}|{_ORDINAL_WORDS}|and|of|the|a|an|about|around|approximately|over"
+    r"|under|nearly|almost|more|less|than)$",
+    re.I,
+)
+
+
+def _titled(answer: str) -> bool:
+    """A name or title with a number word in it ("One Hundred Years of Solitude", "Seven Samurai").
+
+    No digit, and a capitalised word that is no number, ordinal or unit: the answer names a
+    work or a thing, and shifting its number ("Ten Hundred Years of Solitude", read blind in
+    set 42 as a broken title) breaks the name.
+    """
+    if any(ch.isdigit() for ch in answer):
+        return False
+    words = re.findall(r"[A-Za-z][\w'’-]*", answer)
+    return any(w[:1].isupper() and not _COUNT_WORD.match(w) for w in words)
 
 
 def _looks_like_place(answer: str) -> bool:

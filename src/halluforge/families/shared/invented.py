@@ -297,6 +297,21 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return None
 
 
+_MENS = re.compile(r"\b(?:gentle)?men['’]?s\b", re.I)
+_WOMENS = re.compile(r"\bwomen['’]?s\b", re.I)
+
+
+def men_only(evidence: str) -> str | None:
+    """Say "male" for a passage about a men's team or event that says nothing of women, else None.
+
+    Asked only when nothing about the person tells a gender: the manager of "the second
+    English men's team to win all three trophies" took a woman's name in both families on set
+    43, which both blind readers saw (no woman manages a top men's side). A women's team or
+    event says nothing: men coach women's teams as often as women do.
+    """
+    return "male" if _MENS.search(evidence) and not _WOMENS.search(evidence) else None
+
+
 def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:
     """First names borne by the table's people born before :data:`_MODERN`, nearest first.
 
@@ -436,7 +451,7 @@ def invented_names(
             "invented": f"no Latin-script names of {country} in Faker, nor of a neighbour or its "
             "subregion that hold their language's common names"
         }
-    gender = gender or person_gender(facts, gold, table)
+    gender = gender or person_gender(facts, gold, table) or men_only(evidence)
     era = person_era(facts)
     drawn_gender = gender is None and era is not None and era < _MODERN
     if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
@@ -478,4 +493,12 @@ def invented_names(
     return found, info
 
 
-__all__ = ["earlier_gender", "home_country", "invented_names", "person_era", "person_gender", "titled"]
+__all__ = [
+    "earlier_gender",
+    "home_country",
+    "invented_names",
+    "men_only",
+    "person_era",
+    "person_gender",
+    "titled",
+]

@@ -220,6 +220,25 @@ def _fit_sign(before: str, replacement: str) -> tuple[str, str]:
     return before, replacement
 
 
+#: a sign or word after a number that the passage may write after the answer's span itself
+_TRAILING_SIGN = re.compile(r"\s*(%|‰|°|per\s*cent\b|percent\b)", re.I)
+
+
+_SIGN_AND_WORD = re.compile(r"(\d)\s*%(\s+(?:per\s*cent|percent)\b)", re.I)
+
+
+def _fit_trailing_sign(replacement: str, after: str) -> str:
+    """One per cent sign, not two: "49.59%" before the passage's own "%" drops its sign.
+
+    The gold alias "58.59%" may match the digits only, the passage writing the sign (or "per
+    cent") after them; both blind readers of set 43 saw "49.59%%".
+    """
+    if replacement[-1:] in "%‰°" and _TRAILING_SIGN.match(after):
+        return replacement[:-1].rstrip()
+    # "49.59%" with the tail " per cent" of the alias it replaces: one of the two
+    return _SIGN_AND_WORD.sub(r"\1\2", replacement)
+
+
 def _drop_the(before: str, occurrence: str, replacement: str) -> str:
     """Drop a lower-case "the" the old name took and the new one does not ("the Netherlands" -> "France")."""
     if not before.endswith("the ") or not replacement[:1].isupper() or not occurrence[:1].isupper():
@@ -278,7 +297,8 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     just before it. "His sister Caroline Herschel" so becomes "His sister Caroline Kepler":
     the relative keeps sharing the family name, which reads as the passage meant, where the
     full name would give "Caroline Johannes Kepler" and skipping the seed case would lose a
-    passage that reads well. A currency sign is not doubled ("$" + "$11.4 billion") and a "the"
+    passage that reads well. A currency or per cent sign is not doubled ("$" + "$11.4 billion",
+    "49.59%" + "%") and a "the"
     the old name took is dropped before a new name that takes none ("the Netherlands" -> "France").
     """
     pieces: list[str] = []
@@ -290,6 +310,7 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
         before, replacement = _fit_article(evidence[last:start], replacement)
         before, replacement = _fit_sign(before, replacement)
         before = _drop_the(before, occurrence, replacement)
+        replacement = _fit_trailing_sign(replacement, evidence[end:])
         after = end
         quoted = start > 0 and evidence[start - 1] in "'’"
         if (

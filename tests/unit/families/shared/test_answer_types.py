@@ -56,3 +56,13 @@ def test_form_type_ignores_the_question() -> None:
 
 def test_every_type_has_prompt_words() -> None:
     assert all(describe(t) for t in ANSWER_TYPES)
+
+
+def test_a_title_with_a_number_word_is_no_number() -> None:
+    """ "One Hundred Years of Solitude" is a title: shifting it gave "Ten Hundred Years of
+    Solitude" in set 42; a count in words stays a number, and a "how many" question still asks one."""
+    assert form_type("One Hundred Years of Solitude") is None
+    assert classify_answer("Seven Samurai", "which film did kurosawa make in 1954") == "other"
+    assert form_type("Two Million") == "number"
+    assert form_type("about two hundred") == "number"
+    assert classify_answer("One Hundred Years of Solitude", "how many years") == "number"

@@ -250,6 +250,15 @@ def test_table_donors_fit_the_facts_before_any_check() -> None:
     assert table_donors("place:lake", facts, ["Lake Tana"], tab) == ["Lake Abaya"]
 
 
+def test_the_replacement_keeps_one_per_cent_sign() -> None:
+    """ "58.59%" matched as its digits before the passage's own "%": "49.59%", not "49.59%%"."""
+    aliases = ["58.59%", "58.59 percent", "58.59"]
+    assert span_replace("He won 58.59% of the vote.", aliases, "49.59%") == "He won 49.59% of the vote."
+    spelt = ["58.59%", "58.59 per cent", "58.59"]
+    assert span_replace("He won 58.59 per cent.", spelt, "49.59%") == "He won 49.59 per cent."
+    assert span_replace("He won 58.59% of the vote.", ["58.59%"], "49.59%") == "He won 49.59% of the vote."
+
+
 def test_the_replacement_keeps_one_currency_sign_and_drops_a_stray_the() -> None:
     assert (
         span_replace("It earned $12.1 billion.", ["12.1 billion"], "$11.4 billion")

@@ -14,6 +14,7 @@ from halluforge.families.shared.invented import (
     former_state,
     home_country,
     invented_names,
+    men_only,
     person_era,
     person_gender,
     titled,
@@ -447,3 +448,19 @@ def test_a_birthplace_outweighs_the_firm_and_a_role_of_the_question_names_the_co
     question = "who became president of kenya in 2019"
     facts = read_facts(evidence, gold, question, "person", table)
     assert home_country(facts, evidence, gold, question, table) == ("Kenya", "passage")
+
+
+def test_a_mens_team_or_event_makes_a_silent_person_a_man() -> None:
+    """The manager of "the second English men's team to win all three trophies", with no pronoun
+    near him, takes a man's name; a women's team says nothing, nor a passage with both."""
+    table = _table()
+    evidence = (
+        "Vireo became only the second men's team to win all three trophies. It was a third "
+        "title for the Norwegian manager Ola Dahl, hired in 2016."
+    )
+    assert men_only(evidence) == "male"
+    assert men_only("The women's team won. Kari Lunde was the coach.") is None
+    assert men_only("Both the men's and the women's teams won under Ola Dahl.") is None
+    found, info = _invent_with(NORWAY, table, evidence, "Ola Dahl")
+    assert info["gender"] == "male" and found
+    assert all(name.split()[0] in NORWAY.firsts("male") for name in found)
