@@ -222,8 +222,7 @@ def _fit_sign(before: str, replacement: str) -> tuple[str, str]:
 
 #: a sign or word after a number that the passage may write after the answer's span itself
 _TRAILING_SIGN = re.compile(r"\s*(%|‰|°|per\s*cent\b|percent\b)", re.I)
-
-
+#: a per cent sign and the words for it, side by side: "49.59% per cent"
 _SIGN_AND_WORD = re.compile(r"(\d)\s*%(\s+(?:per\s*cent|percent)\b)", re.I)
 
 
@@ -298,8 +297,8 @@ def span_replace(evidence: str, old_aliases: Sequence[str], new: str) -> str:
     the relative keeps sharing the family name, which reads as the passage meant, where the
     full name would give "Caroline Johannes Kepler" and skipping the seed case would lose a
     passage that reads well. A currency or per cent sign is not doubled ("$" + "$11.4 billion",
-    "49.59%" + "%") and a "the"
-    the old name took is dropped before a new name that takes none ("the Netherlands" -> "France").
+    "49.59%" + "%"), and a "the" the old name took is dropped before a new name that takes none
+    ("the Netherlands" -> "France").
     """
     pieces: list[str] = []
     last = 0
