@@ -73,6 +73,21 @@ _MALE = re.compile(
     r"husband|brother|duke|hero)\b",
     re.I,
 )
+_MENS = re.compile(r"\b(?:gentle)?men['’]?s\b", re.I)
+_WOMENS = re.compile(r"\bwomen['’]?s\b", re.I)
+
+
+def men_only(evidence: str) -> str | None:
+    """Say "male" for a passage about a men's team or event that says nothing of women, else None.
+
+    Asked only when nothing about the person tells a gender: the manager of "the second
+    English men's team to win all three trophies" took a woman's name in both families on set
+    43, which both blind readers saw (no woman manages a top men's side). A women's team or
+    event says nothing: men coach women's teams as often as women do.
+    """
+    return "male" if _MENS.search(evidence) and not _WOMENS.search(evidence) else None
+
+
 #: words either side of the answer read for its role and demonym ("the Danish architect X")
 _WINDOW = 6
 #: a person is adult at this age: a donor born later than the event year minus this is refused
@@ -473,6 +488,7 @@ __all__ = [
     "adult_and_alive",
     "fact_checks",
     "holds_role",
+    "men_only",
     "read_facts",
     "refusal",
     "refusal_summary",

@@ -47,7 +47,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
-from halluforge.families.shared.facts import YEAR
+from halluforge.families.shared.facts import YEAR, men_only
 from halluforge.families.shared.mentions import WORD, heritage_first
 from halluforge.knowledge.names import (
     invent_person,
@@ -297,21 +297,6 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return None
 
 
-_MENS = re.compile(r"\b(?:gentle)?men['’]?s\b", re.I)
-_WOMENS = re.compile(r"\bwomen['’]?s\b", re.I)
-
-
-def men_only(evidence: str) -> str | None:
-    """Say "male" for a passage about a men's team or event that says nothing of women, else None.
-
-    Asked only when nothing about the person tells a gender: the manager of "the second
-    English men's team to win all three trophies" took a woman's name in both families on set
-    43, which both blind readers saw (no woman manages a top men's side). A women's team or
-    event says nothing: men coach women's teams as often as women do.
-    """
-    return "male" if _MENS.search(evidence) and not _WOMENS.search(evidence) else None
-
-
 def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:
     """First names borne by the table's people born before :data:`_MODERN`, nearest first.
 
@@ -497,7 +482,6 @@ __all__ = [
     "earlier_gender",
     "home_country",
     "invented_names",
-    "men_only",
     "person_era",
     "person_gender",
     "titled",

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import random
 
-from halluforge.families.shared.facts import read_facts
+from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
     countries_named,
     former_state,
     home_country,
     invented_names,
-    men_only,
     person_era,
     person_gender,
     titled,
