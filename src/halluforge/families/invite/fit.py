@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.facts import ADULT, Facts, adult_and_alive, holds_role, refusal
-from halluforge.families.shared.kinds import role_groups
+from halluforge.families.shared.roles import role_groups
 from halluforge.knowledge.table import key
 
 if TYPE_CHECKING:

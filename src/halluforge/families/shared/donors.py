@@ -46,8 +46,8 @@ from halluforge.families.shared.kinds import (
     classify_kind,
     kind_members,
     kinds_match,
-    wants_female,
 )
+from halluforge.families.shared.roles import wants_female
 from halluforge.records import Example
 from halluforge.textkit.answers import answer_key, normalize_answer
 
@@ -69,7 +69,7 @@ def example_kind(example: Example, answer: str | None = None, roles: frozenset[s
     """The fine kind of an example's answer (a loader's ``answer_type`` sets the coarse type).
 
     The evidence gives a person's role when the question does not
-    (:func:`~halluforge.families.shared.kinds.passage_role`); ``roles`` are occupations that
+    (:func:`~halluforge.families.shared.roles.passage_role`); ``roles`` are occupations that
     make "which <occupation> ..." ask for a person (the entity table's, when it is on).
     """
     given = example.metadata.get("answer_type")

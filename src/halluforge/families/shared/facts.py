@@ -8,7 +8,7 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
 
 - ``role``: a known person's description names a role the words around the answer give
   ("the Danish architect"; an occupation word, or a role group of
-  :func:`~halluforge.families.shared.kinds.role_groups`), else the gold person's or the kind's;
+  :func:`~halluforge.families.shared.roles.role_groups`), else the gold person's or the kind's;
 - ``era``: a known person was alive and adult at the years of the sentence and question (or, with no year,
   lived at the same time as the gold person);
 - ``born`` / ``died``: a known person's birth (death) year lies within ten years of the one the
@@ -39,7 +39,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from halluforge.families.shared.kinds import role_groups
 from halluforge.families.shared.mentions import (
     BORN,
     DIED,
@@ -53,6 +52,7 @@ from halluforge.families.shared.mentions import (
     stated_year,
 )
 from halluforge.families.shared.passage import sentence_of
+from halluforge.families.shared.roles import role_groups
 from halluforge.families.shared.spans import answer_spans
 from halluforge.knowledge.table import place_types
 

@@ -30,7 +30,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.kinds import TITLE_WORDS, kind_words
+from halluforge.families.shared.kinds import kind_words
 from halluforge.families.shared.numbers import (
     NUMBER,
     number_value,
@@ -45,6 +45,7 @@ from halluforge.families.shared.passage import (
     year_value,
 )
 from halluforge.families.shared.restated_time import days_between, derived_date, relative_date
+from halluforge.families.shared.roles import TITLE_WORDS
 from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.dates import MONTH_NAMES
 

@@ -52,7 +52,6 @@ from halluforge.families.shared.kinds import (
     is_member,
     lexicon_kinds,
     title_only,
-    wants_female,
 )
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import numbers_close, years_close
@@ -60,6 +59,7 @@ from halluforge.families.shared.numbers import numbers_close, years_close
 # the seeded ask-and-check loop lives in .proposals; kept importable from here
 from halluforge.families.shared.proposals import ask_attempt, form_refusal, propose_answer
 from halluforge.families.shared.real_donors import RealDonors, fallback_refusal, real_donor_refusal
+from halluforge.families.shared.roles import wants_female
 from halluforge.families.shared.shifts import shift_answer
 from halluforge.families.shared.spans import planned_replacements
 from halluforge.families.shared.validate import (

@@ -6,7 +6,6 @@ import pytest
 
 from halluforge.families.shared.kinds import (
     FEMALE,
-    asks_person,
     classify_kind,
     has_members,
     is_member,
@@ -15,13 +14,16 @@ from halluforge.families.shared.kinds import (
     kinds_match,
     lexicon,
     passage_kind,
-    passage_role,
     question_noun_kind,
+)
+from halluforge.families.shared.numbers import numbers_close, years_close
+from halluforge.families.shared.roles import (
+    asks_person,
+    passage_role,
     question_role,
     team_answer,
     wants_female,
 )
-from halluforge.families.shared.numbers import numbers_close, years_close
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.invented import countries_named, home_country
-from halluforge.families.shared.kinds import asks_person, classify_kind
+from halluforge.families.shared.kinds import classify_kind
+from halluforge.families.shared.roles import asks_person
 from halluforge.knowledge.table import Entity, EntityTable
 
 ROLES = frozenset({"oceanographer", "activist", "team"})

@@ -13,10 +13,10 @@ from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.eras import entity_span, era_refusal, named_spans, question_year_refusal
 from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.invented import home_country, person_gender
-from halluforge.families.shared.kinds import question_role
 from halluforge.families.shared.mentions import known_namesake
 from halluforge.families.shared.numbers import numbers_close
 from halluforge.families.shared.restatements import restatement
+from halluforge.families.shared.roles import question_role
 from halluforge.families.shared.wrong_answer import WrongAnswer
 from halluforge.knowledge.names import NameStock, surname_first
 from halluforge.knowledge.table import Entity, EntityTable
