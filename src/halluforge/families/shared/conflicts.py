@@ -20,7 +20,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.numbers import NUMBER, number_value
+from halluforge.families.shared.numbers import NUMBER, PER_CENT, number_value
 from halluforge.families.shared.passage import (
     numbers_outside,
     outside,
@@ -150,7 +150,9 @@ def _crosses(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int
 
 
 #: a share in per cent as passages write it: "58.55 percent", "41.45%", "70 per cent"
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
+_PERCENT = re.compile(rf"(\d+(?:\.\d+)?)\s*{PER_CENT}", re.I)
+#: the sign after the answer's span, when the span holds the digits only
+_PERCENT_AFTER = re.compile(rf"\s*{PER_CENT}", re.I)
 
 
 def _whole(evidence: str, gold: float, spans: tuple[tuple[int, int], ...]) -> str | None:
@@ -161,9 +163,7 @@ def _whole(evidence: str, gold: float, spans: tuple[tuple[int, int], ...]) -> st
     pinned: any new one breaks the whole.
     """
     start, end = spans[0]
-    if not _PERCENT.match(evidence[start:]) and not re.match(
-        r"\s*(?:%|per\s*cent|percent)", evidence[end:], re.I
-    ):
+    if not _PERCENT.match(evidence[start:]) and not _PERCENT_AFTER.match(evidence[end:]):
         return None
     begin, finish = sentence_of(evidence, start)
     others = [

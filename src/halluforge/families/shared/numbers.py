@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+#: the per cent sign or the words for it, as passages write it after a number ("41.45%", "70 per cent")
+PER_CENT = r"(?:%|per\s*cent\b|percent\b)"
+
 #: number words and their values, shared by the restatement rules that read counts in words
 UNITS = {
     "zero": 0,

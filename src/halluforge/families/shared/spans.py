@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from halluforge.families.shared.numbers import PER_CENT
 from halluforge.textkit.answers import (
     answer_key,
     find_answer_spans,
@@ -221,7 +222,7 @@ def _fit_sign(before: str, replacement: str) -> tuple[str, str]:
 
 
 #: a sign or word after a number that the passage may write after the answer's span itself
-_TRAILING_SIGN = re.compile(r"\s*(%|‰|°|per\s*cent\b|percent\b)", re.I)
+_TRAILING_SIGN = re.compile(rf"\s*(?:‰|°|{PER_CENT})", re.I)
 #: a per cent sign and the words for it, side by side: "49.59% per cent"
 _SIGN_AND_WORD = re.compile(r"(\d)\s*%(\s+(?:per\s*cent|percent)\b)", re.I)
 
