@@ -116,6 +116,12 @@ _Q_PLACE = re.compile(
     rf"(?:what|which)\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+){{0,3}}(?:{_PLACE_NOUNS}))\b",
     re.I,
 )
+#: the wh-cues that name a type, read in the order they occur in the question
+_Q_CUES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
+    ("date", _Q_DATE),
+    ("person", _Q_PERSON),
+    ("place", _Q_PLACE),
+)
 _PLACE_WORDS = re.compile(
     r"\b(?:river|mount|mountains?|lake|ocean|sea|island|islands|isle|city|county|kingdom|republic|"
     r"province|state|states|street|avenue|bay|desert|valley|strait|canal|peninsula|gulf|coast|"
@@ -233,11 +239,12 @@ def classify_answer(answer: str, question: str | None = None) -> AnswerType:
         return "date" if _Q_DATE.search(q) and text.isdigit() else "number"
     if asks_number:
         return "number"
-    if _Q_DATE.search(q):
-        return "date"
-    if _Q_PERSON.search(q):
-        return "person"
-    if _Q_PLACE.search(q) or _looks_like_place(text):
+    # the earliest cue is the one asked: "who managed England when they reached the final"
+    # asks for a person, "when did the man who ..." for a date
+    cues = [(m.start(), kind) for kind, cue in _Q_CUES if (m := cue.search(q)) is not None]
+    if cues:
+        return min(cues)[1]
+    if _looks_like_place(text):
         return "place"
     if question is None and looks_like_name(text):
         return "person"

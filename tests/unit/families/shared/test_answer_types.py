@@ -39,6 +39,12 @@ from halluforge.families.shared.answer_types import ANSWER_TYPES, classify_answe
         # news-style question: context first, the wh-word of the last sentence counts
         ("Idaho", "Police arrested men who planned to riot at an event. Where was the event?", "place"),
         ("", None, "other"),
+        # the earliest wh-cue is the one asked; a later "when" opens a clause (set 45's RECALL
+        # typed these people as dates and drew a date's donor)
+        ("Gareth Southgate", "who managed england when they reached the final of euro 2020", "person"),
+        ("Mira Murati", "who was named interim chief executive when sam altman was ousted", "person"),
+        ("1969", "when did the man who walked on the moon return", "date"),
+        ("Ohio", "where was the astronaut who first walked on the moon born", "place"),
     ],
 )
 def test_classify_answer(answer: str, question: str | None, expected: str) -> None:
