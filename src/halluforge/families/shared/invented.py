@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.facts import YEAR, men_only
-from halluforge.families.shared.mentions import WORD, heritage_first
+from halluforge.families.shared.mentions import WORD, countries_named
 from halluforge.knowledge.names import (
     invent_person,
     name_origin,
@@ -98,55 +98,8 @@ _BIRTHPLACE = 4
 _DESCRIBED = re.compile(
     r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b(?![ ,]*[A-Z])"
 )
-#: a place counts only after a word that places something in it ("in Nairobi", "near Poznań")
-_PLACING = frozenset({"in", "near", "at", "from", "of"})
-
-
-def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
-    """Each country a text names, with its weight.
-
-    A demonym (of one word or two: "South African") before a common noun ("the Kenyan
-    runner") or a country owning one ("Ethiopia's
-    prime minister") counts two, a demonym or a country before a name ("the Swedish Academy",
-    "the United States Soccer Federation") none; any other mention counts one: a country's
-    name, a demonym, and (with ``places``) a place the table puts in a country, after a word
-    that places something in it ("in Nairobi", "from Louisiana").
-    """
-    found: list[tuple[str, int]] = []
-    words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
-    skip = -1
-    for i, word in enumerate(words):
-        if not word[:1].isupper() or i <= skip:
-            continue
-        following = words[i + 1] if i + 1 < len(words) else ""
-        # a demonym of two words first ("South African", "Sri Lankan"), then of one
-        country = table.demonyms.get(f"{word} {following}".lower())
-        if country is not None:
-            skip = i + 1
-            following = words[i + 2] if i + 2 < len(words) else ""
-        else:
-            country = table.demonyms.get(word.lower())
-        if country is not None:
-            found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
-            continue
-        if not places or i == 0 or words[i - 1].lower() not in _PLACING:
-            continue
-        # a place the table puts in a country, after a placing word: "in Nairobi", "from
-        # Louisiana", "in Las Vegas" (two words tried before one)
-        pair = f"{word} {following}" if following[:1].isupper() else None
-        place = (table.place(pair) if pair else None) or table.place(word)
-        if place is not None and place.country is not None:
-            found.append((place.country, 1))
-    for country, match in table.countries_in(text):
-        # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
-        owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
-        # "the United States Soccer Federation named Pochettino": part of a longer name, as a
-        # demonym before a name is ("the Swedish Academy")
-        named = re.match(r" [A-Z]", text[match.end() : match.end() + 2]) is not None
-        found.append((country, 2 if owns else 0 if named else 1))
-    return found
-
-
+#: a birthplace said by its demonym: "The English-born coach had taken charge of Canada"
+_BORN_DEMONYM = re.compile(r"\b([A-Z][\w'’]+)-born\s+[a-z][a-z-]+\b(?![ ,]*[A-Z])")
 #: a state named by its kind: "the Kingdom of Hawaii", "the Joseon dynasty"
 _STATE_PHRASE = re.compile(
     r"\b(?:Kingdom|Empire|Khanate|Sultanate|Caliphate|Duchy|Principality) of ((?:[A-Z][\w'’-]*\s?)+)"
@@ -251,6 +204,9 @@ def home_country(
             # four: a birthplace outweighs the country of the firm or the city a person works in
             # ("Born in Sweden ... the first from outside Germany to lead the German group")
             for country, _ in countries_named(f"in {born.group(1)}", table):
+                counts[country] += _BIRTHPLACE
+        for born in _BORN_DEMONYM.finditer(sentence):
+            if (country := table.demonyms.get(born.group(1).lower())) is not None:
                 counts[country] += _BIRTHPLACE
     if not counts and unmapped:
         return None, f"the demonym {facts.demonym_words[0]!r} names no country the table knows"

@@ -1,6 +1,8 @@
 """Where a passage speaks of its answer: its names, the sentences and gendered words about it.
 
-The life years the passage states for the answer are read from those sentences too.
+The life years the passage states for the answer are read from those sentences too, and the
+countries a text names (:func:`countries_named`), which the invented names and INVITE's world
+judge weigh.
 
 The fact checks (:mod:`.facts`) compare a donor with what the passage says *about the answer*,
 not with every word of it: a pronoun after another person's name, or the birth year of someone
@@ -258,6 +260,62 @@ def stated_year(pattern: re.Pattern[str], sentences: Sequence[str]) -> int | Non
     return years.pop() if len(years) == 1 else None
 
 
+#: a country within a state, as the table's descriptions put it ("Country within the United Kingdom")
+_CONSTITUENT = re.compile(r"(?:Constituent )?[Cc]ountry within ")
+#: a place counts only after a word that places something in it ("in Nairobi", "near Poznań")
+_PLACING = frozenset({"in", "near", "at", "from", "of"})
+
+
+def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
+    """Each country a text names, with its weight.
+
+    A demonym (of one word or two: "South African") before a common noun ("the Kenyan
+    runner") or a country owning one ("Ethiopia's
+    prime minister") counts two, a demonym or a country before a name ("the Swedish Academy",
+    "the United States Soccer Federation") none; any other mention counts one: a country's
+    name, a demonym, and (with ``places``) a place the table puts in a country, after a word
+    that places something in it ("in Nairobi", "from Louisiana").
+    """
+    found: list[tuple[str, int]] = []
+    words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
+    skip = -1
+    for i, word in enumerate(words):
+        if not word[:1].isupper() or i <= skip:
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        # a demonym of two words first ("South African", "Sri Lankan"), then of one
+        country = table.demonyms.get(f"{word} {following}".lower())
+        if country is not None:
+            skip = i + 1
+            following = words[i + 2] if i + 2 < len(words) else ""
+        else:
+            country = table.demonyms.get(word.lower())
+        if country is not None:
+            found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
+            continue
+        # "managed England", "a former England defender": a country within a state is that state
+        nation = table.place(word)
+        if nation is not None and nation.country and _CONSTITUENT.match(nation.description or ""):
+            found.append((nation.country, 0 if following[:1].isupper() else 1))
+            continue
+        if not places or i == 0 or words[i - 1].lower() not in _PLACING:
+            continue
+        # a place the table puts in a country, after a placing word: "in Nairobi", "from
+        # Louisiana", "in Las Vegas" (two words tried before one)
+        pair = f"{word} {following}" if following[:1].isupper() else None
+        place = (table.place(pair) if pair else None) or table.place(word)
+        if place is not None and place.country is not None:
+            found.append((place.country, 1))
+    for country, match in table.countries_in(text):
+        # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
+        owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
+        # "the United States Soccer Federation named Pochettino": part of a longer name, as a
+        # demonym before a name is ("the Swedish Academy")
+        named = re.match(r" [A-Z]", text[match.end() : match.end() + 2]) is not None
+        found.append((country, 2 if owns else 0 if named else 1))
+    return found
+
+
 __all__ = [
     "BORN",
     "DIED",
@@ -265,6 +323,7 @@ __all__ = [
     "about_answer",
     "answer_names",
     "country_after",
+    "countries_named",
     "gender_context",
     "gender_cues",
     "heritage_country",

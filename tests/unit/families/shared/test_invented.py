@@ -10,7 +10,6 @@ import random
 
 from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
-    countries_named,
     former_state,
     home_country,
     invented_names,
@@ -18,6 +17,7 @@ from halluforge.families.shared.invented import (
     person_gender,
     titled,
 )
+from halluforge.families.shared.mentions import countries_named
 from halluforge.knowledge.names import (
     NameStock,
     borrowable,
@@ -463,3 +463,37 @@ def test_a_mens_team_or_event_makes_a_silent_person_a_man() -> None:
     found, info = _invent_with(NORWAY, table, evidence, "Ola Dahl")
     assert info["gender"] == "male" and found
     assert all(name.split()[0] in NORWAY.firsts("male") for name in found)
+
+
+def test_a_country_within_a_state_and_a_demonym_born_birthplace_name_the_home() -> None:
+    """ "Southgate managed England" is British although the passage also says "in Russia"
+    (set 45: "Ruben Arkhipov" was England's manager), and "The English-born coach had taken
+    charge of Canada" is English, not Canadian (set 45: in-sample, found after forging)."""
+    countries = {
+        **COUNTRIES,
+        "United Kingdom": {"region": "Europe", "iso2": "GB", "languages": ["en"]},
+        "Russia": {"region": "Europe", "iso2": "RU", "languages": ["ru"]},
+        "Canada": {"region": "Americas", "iso2": "CA", "languages": ["en", "fr"]},
+    }
+    england = Entity("England", "place", "Country within the United Kingdom", country="United Kingdom")
+    table = EntityTable.of(
+        [england, Entity("Moscow", "place", place_type="city", country="Russia")],
+        countries=countries,
+        demonyms={"english": "United Kingdom", "russian": "Russia", "canadian": "Canada"},
+    )
+    gold = ["Tom Hale"]
+    evidence = (
+        "Tom Hale managed England at the tournament. Hale, a former England defender, had led "
+        "the side to the semi-finals in Russia."
+    )
+    facts = read_facts(evidence, gold, "who managed the team", "person", table)
+    assert home_country(facts, evidence, gold, "who managed the team", table) == ("United Kingdom", "passage")
+    # a country within a state is counted only as that state: "England Rugby" is part of a name
+    assert all(weight == 0 for _, weight in countries_named("England Rugby named him.", table))
+    gold = ["Amy Hale"]
+    evidence = (
+        "Amy Hale coached Canada's women to the title. The English-born coach had taken charge of "
+        "Canada only in 2020."
+    )
+    facts = read_facts(evidence, gold, "who coached the team", "person", table)
+    assert home_country(facts, evidence, gold, "who coached the team", table) == ("United Kingdom", "passage")
