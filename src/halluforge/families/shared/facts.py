@@ -6,9 +6,9 @@ lake "in Ethiopia". :func:`read_facts` reads what the passage and question say a
 gold answer; :func:`fact_checks` compares a candidate with each fact the entity table
 (:mod:`halluforge.knowledge`) or the context can check:
 
-- ``role``: a known person's description names a role the words around the answer give
-  ("the Danish architect"; an occupation word, or a role group of
-  :func:`~halluforge.families.shared.roles.role_groups`), else the gold person's or the kind's;
+- ``role``: a known person's description names a role the words around the answer give ("the
+  Danish architect"; an occupation word, or a :func:`.roles.role_groups` group), else the
+  gold person's or the kind's;
 - ``era``: a known person was alive and adult at the years of the sentence and question (or, with no year,
   lived at the same time as the gold person);
 - ``born`` / ``died``: a known person's birth (death) year lies within ten years of the one the
@@ -17,8 +17,9 @@ gold answer; :func:`fact_checks` compares a candidate with each fact the entity 
   the pronouns and gendered words around the answer ("she", "women's", "actress"); a silent
   context checks nothing; in a woman's role an unknown name is refused;
 - ``nationality``: a known person's nationality agrees with a demonym next to the answer
-  ("the Norwegian writer"); a demonym countryinfo does not map ("Scottish") or a description
-  with no mapped nationality ("English writer") is compared by the description's words;
+  ("the Norwegian writer", "Norway's Ola Berg"); a demonym countryinfo does not map
+  ("Scottish") or a description with no mapped nationality ("English writer") is compared by
+  the description's words;
 - ``region``: a known place's description names the region below the country that the gold
   place's description and the passage both name ("Agra, in Uttar Pradesh");
 - ``place``: a known place lies in the country the sentence or the gold place names (a city on
@@ -45,6 +46,7 @@ from halluforge.families.shared.mentions import (
     WORD,
     about_answer,
     country_after,
+    country_before,
     gender_context,
     gender_cues,
     heritage_country,
@@ -208,17 +210,15 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         # countryinfo knows it, else kept as the word people's descriptions open with
         own = {w for g in gold for w in g.split()}
         words = [w for w in before[-4:] if w not in own and table.is_demonym(w)]
-        apposed = (
-            (_demonym_after(sentence[end:], table) or _demonym_next(evidence, gold, table))
-            if sentence
-            else None
-        )
+        apposed = sentence and (_demonym_after(sentence[end:], table) or _demonym_next(evidence, gold, table))
         if words or apposed:
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
-        elif sentence:  # "Henri Auer of Austria became ..."
-            facts.demonym_country = country_after(sentence[end:], table)
+        elif sentence:  # "Henri Auer of Austria became ...", "Norway's Jakob Ingebrigtsen won"
+            facts.demonym_country = country_after(sentence[end:], table) or country_before(
+                sentence[:start], table
+            )
         facts.about = tuple(about_answer(evidence, gold))
         facts.heritage_country = heritage_country(facts.about, table)
         facts.born, facts.died = stated_year(BORN, facts.about), stated_year(DIED, facts.about)

@@ -118,6 +118,7 @@ def heritage_first(text: str, table: EntityTable) -> str:
 _HERITAGE = re.compile(
     r"\b(?:to|of)\s+(?:an?\s+)?([A-Z][\w'’-]+)(?:\s+and\s+[A-Z][\w'’-]+)?\s+"
     r"(?:parents|immigrants|descent|heritage|origin|ancestry|father|mother|family)\b"
+    r"|\b([A-Z][\w'’]+)-born\b"  # "Japanese-born American climate scientist"
 )
 #: a country right after a name: "Henri Auer of Austria became", "X of the United States was"
 _OF_COUNTRY = re.compile(r"^,?\s+of\s+((?:the\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})")
@@ -127,12 +128,13 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
     """The country of a heritage the sentences about the answer state, or None.
 
     A Canadian "born to Romanian parents" bears a Romanian name: blind readers of set 35 called
-    "Dawn Knox" for Bianca Andreescu a clash. The first heritage whose demonym maps to a country
+    "Dawn Knox" for Bianca Andreescu a clash; so does a "Japanese-born American" scientist
+    (set 45: "Stephen Anthony" for Syukuro Manabe). The first heritage whose demonym maps to a country
     counts ("of South Asian heritage" names no country).
     """
     for sentence in sentences:
         for match in _HERITAGE.finditer(sentence):
-            country = table.demonyms.get(match.group(1).lower())
+            country = table.demonyms.get((match.group(1) or match.group(2)).lower())
             if country is not None:
                 return country
     return None
@@ -154,6 +156,19 @@ def country_after(after: str, table: EntityTable) -> str | None:
         if country is not None:
             return country
     return None
+
+
+#: a country owning the name right after it: "Norway's " before "Jakob Ingebrigtsen"
+_OWNER = re.compile(r"((?:[A-Z][\w-]*\s){0,2}[A-Z][\w-]*)['’]s\s+$")
+
+
+def country_before(before: str, table: EntityTable) -> str | None:
+    """The country owning the answer's name, written right before it ("Norway's Jakob Ingebrigtsen").
+
+    Set 45's RECALL gave the Norwegian a Kenyan name from "Kenya's world champion" further on.
+    """
+    owner = _OWNER.search(before)
+    return table.country(owner.group(1)) if owner else None
 
 
 def gender_cues(pattern: re.Pattern[str], text: str) -> int:
@@ -266,6 +281,20 @@ _CONSTITUENT = re.compile(r"(?:Constituent )?[Cc]ountry within ")
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
 
 
+#: up to three lower-case words and a capitalised one right after them: " world champion Timothy"
+_BEFORE_NAME = re.compile(r"((?:\s+[a-z][\w-]*){1,3})\s+[A-Z]")
+
+
+def _holder(text: str, pos: int, table: EntityTable) -> bool:
+    """Whether a role and its holder's name follow ``pos``: "Kenya's| world champion Timothy Cheruiyot".
+
+    The last lower-case word must be an occupation of the table's people, so "India's| second
+    T20 World Cup" and "the British| driver for Mercedes" name no holder.
+    """
+    match = _BEFORE_NAME.match(text, pos)
+    return match is not None and match.group(1).split()[-1] in table.occupation_words
+
+
 def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
@@ -277,7 +306,9 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     that places something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
-    words = WORD.findall(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
+    plain = heritage_first(text, table)  # "Lebanese-Canadian": Lebanese
+    tokens = list(WORD.finditer(plain))
+    words = [token.group() for token in tokens]
     skip = -1
     for i, word in enumerate(words):
         if not word[:1].isupper() or i <= skip:
@@ -291,7 +322,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         else:
             country = table.demonyms.get(word.lower())
         if country is not None:
-            found.append((country, 2 if following[:1].islower() else 0 if following[:1].isupper() else 1))
+            weight = 2 if following[:1].islower() else 0 if following[:1].isupper() else 1
+            # "the German oceanographer Klaus Hasselmann": the phrase speaks of the name after it
+            holder = _holder(plain, tokens[skip if skip == i + 1 else i].end(), table)
+            found.append((country, 0 if holder else weight))
             continue
         # "managed England", "a former England defender": a country within a state is that state
         nation = table.place(word)
@@ -309,6 +343,8 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     for country, match in table.countries_in(text):
         # "Ethiopia's prime minister, Abiy Ahmed": a country owning a role speaks of its holder
         owns = re.match(r"['’]s [a-z]", text[match.end() : match.end() + 4]) is not None
+        # "Kenya's world champion Timothy Cheruiyot": the role's holder is named right there
+        owns = owns and not _holder(text, match.end() + 2, table)
         # "the United States Soccer Federation named Pochettino": part of a longer name, as a
         # demonym before a name is ("the Swedish Academy")
         named = re.match(r" [A-Z]", text[match.end() : match.end() + 2]) is not None
@@ -324,6 +360,7 @@ __all__ = [
     "answer_names",
     "countries_named",
     "country_after",
+    "country_before",
     "gender_context",
     "gender_cues",
     "heritage_country",

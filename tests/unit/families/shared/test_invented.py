@@ -497,3 +497,32 @@ def test_a_country_within_a_state_and_a_demonym_born_birthplace_name_the_home() 
     )
     facts = read_facts(evidence, gold, "who coached the team", "person", table)
     assert home_country(facts, evidence, gold, "who coached the team", table) == ("United Kingdom", "passage")
+
+
+def test_an_owner_before_the_name_a_born_demonym_and_another_persons_role_phrase() -> None:
+    """Set 45's RECALL (in-sample, found after forging): "Norway's Jakob Ingebrigtsen" took a
+    Kenyan name from "Kenya's world champion Timothy Cheruiyot", and the "Japanese-born
+    American climate scientist Syukuro Manabe" an American one."""
+    countries = {
+        **COUNTRIES,
+        "Japan": {"region": "Asia", "iso2": "JP", "languages": ["ja"]},
+        "United States": {"region": "Americas", "iso2": "US", "languages": ["en"]},
+        "Germany": {"region": "Europe", "iso2": "DE", "languages": ["de"]},
+    }
+    people = [Entity("Eva Lind", "person", "German oceanographer", occupations=("oceanographer",))]
+    demonyms = {"kenyan": "Kenya", "japanese": "Japan", "american": "United States", "german": "Germany"}
+    table = EntityTable.of(people, countries=countries, demonyms=demonyms)
+    # a role phrase followed by its holder's name speaks of that holder only
+    assert ("Germany", 0) in countries_named("with the German oceanographer Eva Lind.", table)
+    assert ("Germany", 2) in countries_named("the German oceanographer had sailed.", table)
+    # a country owning a role whose holder is named right after: a plain mention, not two
+    assert ("Kenya", 1) in countries_named("He beat Kenya's oceanographer Eva Lind.", table)
+    assert ("Kenya", 2) in countries_named("He beat Kenya's oceanographer in the final.", table)
+    gold = ["Ola Berg"]
+    evidence = "Norway's Ola Berg won the race. The 20-year-old beat Kenya's favourite in the final."
+    facts = read_facts(evidence, gold, "who won the race", "person", table)
+    assert home_country(facts, evidence, gold, "who won the race", table) == ("Norway", "demonym")
+    gold = ["Taro Abe"]
+    evidence = "Japanese-born American climate scientist Taro Abe won the prize. He was 90."
+    facts = read_facts(evidence, gold, "who won the prize", "person", table)
+    assert home_country(facts, evidence, gold, "who won the prize", table) == ("Japan", "heritage")
