@@ -39,6 +39,8 @@ _KIN = re.compile(
     r"aunt|cousin)\b",
     re.I,
 )
+#: a kinship word set off by a comma right before a name: "her father, Petr Korda"
+_KIN_APPOSED = re.compile(_KIN.pattern + r"\s*,\s*$", re.I)
 #: words that open a name as a form of address, not as a given name ("Sir", "Dr")
 _ADDRESS = frozenset({"sir", "dame", "lord", "lady", "mr", "mrs", "ms", "miss", "dr", "the"})
 
@@ -47,7 +49,8 @@ def _relative(evidence: str, start: int, end: int, given: str, table: EntityTabl
     """Whether the name at ``evidence[start:end]`` (its given name ``given``) is a relative's.
 
     A kinship word in the clause before it ("the son of Sir Seewoosagur Ramgoolam", "son of
-    filmmaker Mira Nair and scholar Mahmood Mamdani") or right after it ("Zulfikar Ali Bhutto,
+    filmmaker Mira Nair and scholar Mahmood Mamdani"), set off by a comma before it ("her
+    father, Petr Korda": set 45 renamed him "Petr Robinson") or right after it ("Zulfikar Ali Bhutto,
     her father"); a title or role word is no given name ("Prime Minister Ramgoolam" is the answer).
     """
     word = given.strip(".").lower()
@@ -55,8 +58,10 @@ def _relative(evidence: str, start: int, end: int, given: str, table: EntityTabl
         return False
     clause_start = max(evidence.rfind(mark, 0, start) for mark in ".;:,")
     after = re.match(r"[^.;]*", evidence[end:])
-    return bool(_KIN.search(evidence, clause_start + 1, start)) or bool(
-        after and _KIN.match(after.group().lstrip(", ").removeprefix("her ").removeprefix("his "))
+    return (
+        bool(_KIN.search(evidence, clause_start + 1, start))
+        or bool(_KIN_APPOSED.search(evidence, max(0, start - 40), start))
+        or bool(after and _KIN.match(after.group().lstrip(", ").removeprefix("her ").removeprefix("his ")))
     )
 
 

@@ -145,6 +145,9 @@ def test_a_relative_named_with_the_answers_surname_is_a_namesake() -> None:
     # a sentence's last word before the surname is no given name
     ended = "His son was born in Port Louis. Ramgoolam won in 2024."
     assert known_namesake(ended, gold, TABLE) is None
+    # a kinship word set off by a comma before the name (set 45: "her father, Petr Robinson")
+    apposed = "Nelly Korda won gold. She comes from a sporting family: her father, Petr Korda, won a title."
+    assert known_namesake(apposed, ["Nelly Korda", "Korda"], TABLE) == "Petr Korda"
 
 
 def test_a_proposed_name_of_a_thing_must_be_known(monkeypatch: pytest.MonkeyPatch) -> None:
