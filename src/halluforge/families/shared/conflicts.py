@@ -57,7 +57,7 @@ _RANGE = re.compile(
     rf"\s+(?:{_APPROX})?(?P<b>{_RANGE_NUMBER})(?P<ub>\s+[a-z]+)?",
     re.I,
 )
-_UNIT_AFTER = re.compile(r"^\s+([a-z]+)", re.I)
+_UNIT_AFTER = re.compile(r"^(?:\s+of\s+(?:the\s+)?[\d,]+)?\s+([a-z]+)", re.I)
 #: a unit written after a number with a space or a hyphen ("8,849 metres", "the 8,000-metre peaks"),
 #: or a share's, after the whole it is part of ("270 of the 538 electoral votes")
 _MEASURE_UNIT = re.compile(r"(?:\s+of\s+(?:the\s+)?[\d,]+)?[\s-]([a-z]+)\b", re.I)
@@ -85,7 +85,11 @@ def _ranges(evidence: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[fl
 
 
 def _gold_unit(evidence: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """The unit after the gold number, inside an alias such as "384,400 km" or just after it."""
+    """The unit after the gold number, inside an alias such as "384,400 km" or just after it.
+
+    A share's unit comes after its whole: "won 317 of the 650 seats" is in seats (set 45's 250
+    seats fell below Labour's "262 seats" and still "formed a minority government").
+    """
     start, end = spans[0]
     inside = re.sub(r"^[\d,.\s]+", " ", evidence[start:end]) if evidence[start].isdigit() else ""
     after = _UNIT_AFTER.match(inside if inside.strip() else evidence[end:])

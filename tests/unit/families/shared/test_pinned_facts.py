@@ -110,6 +110,11 @@ def test_a_measure_keeps_its_side_of_every_other_measure_in_its_unit() -> None:
     assert conflict(text, gold, "number", "8,300 metres") is None
     other = "K2 rises to 8,611 metres. The base camp holds 5,000 climbers a year."
     assert conflict(other, gold, "number", "4,900 metres") is None
+    # a share's unit comes after its whole: "317 of the 650 seats" is in seats (set 45)
+    seats = "The party won 317 of the 650 seats. Labour finished with 262 seats."
+    reason = conflict(seats, ["317"], "number", "250")
+    assert reason is not None and "'262 seats'" in reason
+    assert conflict(seats, ["317"], "number", "300") is None
 
 
 def test_a_known_namesake_inside_the_answers_surname_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
