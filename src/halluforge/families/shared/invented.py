@@ -50,6 +50,7 @@ from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.facts import YEAR, men_only
 from halluforge.families.shared.mentions import WORD, countries_named
 from halluforge.knowledge.names import (
+    community_firsts,
     invent_person,
     name_origin,
     stocks_of_country,
@@ -411,6 +412,8 @@ def invented_names(
         # the Asante kingdom in "the late 17th century" was a plain one
         if allowed is None and era < _EARLY:
             return [], {"invented": f"no first names of {country}'s region attested before {_MODERN}; {era}"}
+    if allowed is None and len(stocks) == 1:  # "Rohit Sharma": not "Robert" of en_IN's names
+        allowed = community_firsts(stocks[0], gold[0])
     family_first = any(surname_first(gold[0], s) for s in stocks)
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []

@@ -21,6 +21,7 @@ from halluforge.families.shared.mentions import countries_named
 from halluforge.knowledge.names import (
     NameStock,
     borrowable,
+    community_firsts,
     invent_person,
     name_origin,
     name_stocks,
@@ -526,3 +527,28 @@ def test_an_owner_before_the_name_a_born_demonym_and_another_persons_role_phrase
     evidence = "Japanese-born American climate scientist Taro Abe won the prize. He was 90."
     facts = read_facts(evidence, gold, "who won the prize", "person", table)
     assert home_country(facts, evidence, gold, "who won the prize", table) == ("Japan", "heritage")
+
+
+def test_a_communitys_stock_draws_its_own_first_names_unless_the_gold_ones_is_shared() -> None:
+    """ "Rohit Sharma" became "Robert Peri" from en_IN's Western first names (set 45, in-sample):
+    a community's stock draws the first names its language's other stocks lack, unless the gold
+    first name is one they share ("Victor Osimhen"); a common stock draws from all."""
+    own = tuple(f"Rohan{i}" for i in range(25))
+    shared = ("Robert", "Victor", "Mary")
+    india = NameStock(
+        "en_IN",
+        first={"male": _names(*own, *shared), "female": _names(*own, *shared)},
+        last={"any": _names("Sharma", "Peri", "Rao")},
+    )
+    britain = NameStock(
+        "en_GB",
+        first={"male": _names(*shared), "female": _names(*shared)},
+        last={"any": _names("Smith", "Jones", "Brown")},
+    )
+    stocks = {"en_IN": india, "en_GB": britain}
+    allowed = community_firsts(india, "Rohit Sharma", stocks)
+    assert allowed == frozenset(own)
+    rng = random.Random(0)
+    assert all(india.invent("male", rng, allowed)[0] in own for _ in range(30))
+    assert community_firsts(india, "Victor Osimhen", stocks) is None
+    assert community_firsts(britain, "Rohit Sharma", stocks) is None
