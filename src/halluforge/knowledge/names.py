@@ -111,6 +111,8 @@ def _romanised(name: str) -> str | None:
     except ImportError:  # an install without it keeps the Latin-script locales only
         return None
     latin = anyascii(name)
+    if latin.islower():  # Georgian has no capitals: "abashidze" is written "Abashidze"
+        latin = latin.capitalize()
     # "Agaf'ya": a soft sign written as an apostrophe reads as a typo in running text
     return latin if re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", latin) else None
 

@@ -229,6 +229,9 @@ def test_faker_stocks_are_latin_script_and_gendered() -> None:
     russian = stocks["ru_RU"]
     assert "Ivanova" in russian.last["female"][0] and all(n.isascii() for n in russian.first["female"][0])
     assert not any("'" in n for n in russian.first["female"][0])
+    # Georgian has no capitals: its names come capitalised as English texts write them
+    georgian = stocks["ka_GE"]
+    assert "Abashidze" in georgian.surnames and all(n[:1].isupper() for n in georgian.first["male"][0])
     name, locale = invent_person([stocks["ja_JP"]], "female", random.Random(1)) or ("", "")
     assert locale == "ja_JP" and name.isascii() and len(name.split()) == 2
     assert name_origin("Wang Wei") == [stocks["zh_CN"]]  # the surname first, both listed
