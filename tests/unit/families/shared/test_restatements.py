@@ -250,6 +250,16 @@ def test_a_kind_word_shared_with_the_answer_is_no_echo() -> None:
     assert restatement(echo, ["Atacama Desert", "Atacama"], "place:desert") is not None
 
 
+def test_a_title_owning_the_given_name_echoes_a_person() -> None:
+    """ "Harry's House" in a passage on Harry Styles names him (set 45, in-sample); a given name
+    alone, or owning a common noun, does not."""
+    gold = ["Harry Styles", "Styles"]
+    album = "Harry Styles won album of the year for Harry's House in 2023."
+    assert restatement(album, gold, "person:entertainer") is not None
+    plain = "Harry Styles won album of the year. Harry's fans cheered, as did Harry Kane."
+    assert restatement(plain, gold, "person:entertainer") is None
+
+
 def test_a_number_the_passage_already_gives_is_no_wrong_answer() -> None:
     evidence = "A rugby union side fields 15 players, with 8 forwards in the scrum."
     assert conflict(evidence, ["15"], "number", "8") is not None
