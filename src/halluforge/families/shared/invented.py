@@ -73,6 +73,9 @@ _MODERN = 1950
 _ADULT_AGE = 25
 #: before this year, a person with no attested first names of the region is not invented
 _EARLY = 1800
+#: before this year no name is invented: Faker's stocks and the table's people hold none of
+#: the first millennium ("Jean Burton" for Boudica, queen of the Iceni around AD 60)
+_ANCIENT = 1000
 #: a stock needs this many attested first names of the gender to invent an earlier person
 _MIN_ATTESTED = 3
 
@@ -320,20 +323,31 @@ _CENTURY = re.compile(
 )
 
 
-def person_era(facts: Facts) -> int | None:
+#: a year written with its era: "AD 60", "61 CE", "44 BC"
+_ERA_YEAR = re.compile(
+    r"\b(?:AD|A\.D\.)\s*(\d{1,4})\b|\b(\d{1,4})\s*(?:AD|CE)\b|\b(\d{1,4})\s*(?:BC|BCE|B\.C\.)"
+)
+
+
+def person_era(facts: Facts, evidence: str = "") -> int | None:
     """The year the gold person was born, or about: the passage's or the table's birth year, else earlier.
 
     With no birth year, the earliest year of the answer's sentence, the question or the
     sentences about the answer (:func:`~.mentions.about_answer`), :data:`_ADULT_AGE`
     years earlier: what a passage tells of a person is mostly done as an adult ("founded the
     research centre in 1967": a zoologist born before 1950, no "Kayla", which a blind reader
-    of set 38 saw). With no year either, the first year of a century those sentences name
-    ("the late 17th century": 1600).
+    of set 38 saw). A year the ``evidence`` writes with its era counts wherever it stands
+    ("around AD 60": no "Kim Mitchell" for Boudica, set 44). With no year either, the first
+    year of a century those sentences name ("the late 17th century": 1600).
     """
     born = [y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None]
     if born:
         return min(born)
-    deeds = {*facts.years, *(int(year) for year in YEAR.findall(" ".join(facts.about)))}
+    about = " ".join(facts.about)
+    deeds = {*facts.years, *(int(year) for year in YEAR.findall(about))}
+    # "Around AD 60 or 61": a year of the first millennium, written with its era
+    # a passage that dates anything "AD 60" or "44 BC" is set in the first millennium
+    deeds |= {-int(bc) if bc else int(ad or ce) for ad, ce, bc in _ERA_YEAR.findall(evidence)}
     if deeds:
         return min(deeds) - _ADULT_AGE
     years = [
@@ -394,7 +408,9 @@ def invented_names(
             "subregion that hold their language's common names"
         }
     gender = gender or person_gender(facts, gold, table) or men_only(evidence)
-    era = person_era(facts)
+    era = person_era(facts, evidence)
+    if era is not None and era < _ANCIENT:
+        return [], {"invented": f"no names of {country} are invented before {_ANCIENT} ({era})"}
     drawn_gender = gender is None and era is not None and era < _MODERN
     if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
         gender = earlier_gender(table, country, rng)

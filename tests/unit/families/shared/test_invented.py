@@ -555,3 +555,16 @@ def test_a_communitys_stock_draws_its_own_first_names_unless_the_gold_ones_is_sh
     assert all(india.invent("male", rng, allowed)[0] in own for _ in range(30))
     assert community_firsts(india, "Victor Osimhen", stocks) is None
     assert community_firsts(britain, "Rohit Sharma", stocks) is None
+
+
+def test_no_name_is_invented_for_a_person_of_the_first_millennium() -> None:
+    """ "Around AD 60" anywhere in the passage dates it: Boudica got "Kim Mitchell" (set 44,
+    in-sample, read after forging); a year with its era counts, BC as negative."""
+    table = _table()
+    gold = ["Kari Lunde"]
+    evidence = "Kari Lunde was a queen of a tribe near Bergen. Around AD 60 she led a revolt."
+    facts = read_facts(evidence, gold, "who led the revolt", "person:monarch", table)
+    assert person_era(facts, evidence) == 60 - 25
+    found, info = invented_names(facts, evidence, gold, "who led the revolt", table, random.Random(0))
+    assert found == [] and "before 1000" in info["invented"]
+    assert person_era(facts, "Kari Lunde ruled from 44 BC.") == -44 - 25
