@@ -103,7 +103,7 @@ _PERSON_NOUNS = (
     "character|god|goddess|saint|apostle|general|governor|senator|mayor|ceo"
 )
 _Q_PERSON = re.compile(
-    rf"\b(?:who|whom|whose|(?:which|what)\s+(?:\w+\s+)?(?:{_PERSON_NOUNS})|name\s+of\s+the\s+(?:{_PERSON_NOUNS}))\b",
+    rf"\b(?:who|whom|whose|(?:which|what)\s+(?:[\w-]+\s+){{0,2}}(?:{_PERSON_NOUNS})|name\s+of\s+the\s+(?:{_PERSON_NOUNS}))\b",
     re.I,
 )
 _PLACE_NOUNS = (

@@ -45,6 +45,8 @@ from halluforge.families.shared.answer_types import ANSWER_TYPES, classify_answe
         ("Mira Murati", "who was named interim chief executive when sam altman was ousted", "person"),
         ("1969", "when did the man who walked on the moon return", "date"),
         ("Ohio", "where was the astronaut who first walked on the moon born", "place"),
+        # two words may stand before the person noun (set 45's RECALL typed Manabe "other")
+        ("Syukuro Manabe", "which princeton climate scientist shared the 2021 nobel prize", "person"),
     ],
 )
 def test_classify_answer(answer: str, question: str | None, expected: str) -> None:
