@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.numbers import NEAR_YEARS
 from halluforge.families.shared.passage import sentence_of, spans_of
 from halluforge.knowledge.table import write_cached
 
@@ -65,6 +66,21 @@ def full_date(text: str) -> datetime.date | None:
         return datetime.date(year, month, day)
     except ValueError:  # "31 February"
         return None
+
+
+def full_date_refusal(gold: str, candidate: str) -> str | None:
+    """Why ``candidate`` moves the full date ``gold`` too far, or None (either not a full date: None).
+
+    A passage that gives a day names the people, offices and events of its time: "President
+    François Hollande extended the state of emergency" after 14 July 2016, which both blind
+    readers of set 45 refused as 14 July 2022 (a generator's proposal). A full date's year moves
+    at most :data:`~.numbers.NEAR_YEARS`, as the first shifted draws do; those further went to
+    plain years only.
+    """
+    old, new = full_date(gold), full_date(candidate)
+    if old is None or new is None or abs(new.year - old.year) <= NEAR_YEARS:
+        return None
+    return f"{candidate!r} moves the full date {gold!r} by more than {NEAR_YEARS} years"
 
 
 def _names(raw: str) -> list[str]:
@@ -270,4 +286,12 @@ def tied_dates(evidence: str, gold: list[str], written: str) -> list[str]:
     return [d for d in (redate(written, day) for day in days) if d is not None and d != written]
 
 
-__all__ = ["Tie", "date_tie", "full_date", "redate", "tie_refusal", "tied_dates"]
+__all__ = [
+    "Tie",
+    "date_tie",
+    "full_date",
+    "full_date_refusal",
+    "redate",
+    "tie_refusal",
+    "tied_dates",
+]

@@ -14,7 +14,7 @@ from typing import cast
 
 from halluforge.families.shared.answer_types import AnswerType
 from halluforge.families.shared.calendar_ties import tied_dates
-from halluforge.families.shared.numbers import number_value, spell_number
+from halluforge.families.shared.numbers import NEAR_YEARS, number_value, spell_number
 from halluforge.families.shared.passage import written_forms
 from halluforge.families.shared.validate import (
     YEAR_SHIFT,
@@ -26,12 +26,6 @@ from halluforge.families.shared.validate import (
 
 #: shifted dates or numbers tried before giving up on the perturb fallback
 PERTURB_DRAWS = 16
-#: the first half of the draws moves a year at most this many years, the rest further: an
-#: informed reader ties a date to the events around it. Six of the nine dates blind readers
-#: faulted on sets 28-31 had moved five to ten years, four of them across an outside event (a
-#: 1905 partition ordered in 1898 by a viceroy who took office in 1899; Nagy leading a 1965
-#: uprising, seven years after his execution)
-NEAR_YEARS = 3
 
 
 def shift_answer(

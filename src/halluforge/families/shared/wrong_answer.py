@@ -30,6 +30,7 @@ from halluforge.families.shared.answer_types import (
     looks_like_name,
     proper_name,
 )
+from halluforge.families.shared.calendar_ties import full_date_refusal
 from halluforge.families.shared.conflicts import conflict
 from halluforge.families.shared.donors import NeighbourIndex, build_donors, draw_kind, draw_ranked
 from halluforge.families.shared.eras import date_refusal
@@ -253,6 +254,8 @@ class WrongAnswer:
             close = years_close(gold[0], candidate) if kind == "date" else numbers_close(gold[0], candidate)
             if not close:
                 return f"{candidate!r} is too far from the gold answer {gold[0]!r} to be believed"
+            if kind == "date" and (moved := full_date_refusal(gold[0], candidate)) is not None:
+                return moved
             era = (
                 date_refusal(question or "", gold, candidate, evidence, self.table())
                 if kind == "date"

@@ -33,10 +33,10 @@ def test_the_year_written_alone_takes_the_new_year() -> None:
 
 
 def test_a_date_written_with_its_year_alone_elsewhere_is_accepted_in_full_form_only() -> None:
-    """The full new date passes; a bare year, which would turn "15 June 1215" into "1209", does not."""
+    """The full new date passes; a bare year, which would turn "15 June 1215" into "1213", does not."""
     wrong = WrongAnswer(knowledge=False)
-    assert wrong.implausible("15 June 1209", GOLD, "date", CHARTER, shaped=True) is None
-    refused = wrong.implausible("1209", GOLD, "date", CHARTER, shaped=True)
+    assert wrong.implausible("15 June 1213", GOLD, "date", CHARTER, shaped=True) is None
+    refused = wrong.implausible("1213", GOLD, "date", CHARTER, shaped=True)
     assert refused is not None and "is not written like '15 June 1215'" in refused
 
 

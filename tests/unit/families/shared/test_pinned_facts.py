@@ -94,10 +94,11 @@ def test_the_wrong_answer_checks_read_the_eras(monkeypatch: pytest.MonkeyPatch) 
     """``implausible`` refuses the shifted date through the table, and accepts it with knowledge off."""
     monkeypatch.setattr(tables, "entity_table", lambda: TABLE)
     q = "when did the soviet union dissolve"
-    reason = WrongAnswer().implausible("26 December 1983", ["26 December 1991"], "date", USSR, question=q)
+    # (a week on: a full date moves by weeks, :func:`test_a_full_date_moves_by_weeks_not_years`)
+    reason = WrongAnswer().implausible("2 January 1992", ["26 December 1991"], "date", USSR, question=q)
     assert reason is not None and "Soviet Union" in reason
     off = WrongAnswer(knowledge=False)
-    assert off.implausible("26 December 1983", ["26 December 1991"], "date", USSR, question=q) is None
+    assert off.implausible("2 January 1992", ["26 December 1991"], "date", USSR, question=q) is None
 
 
 def test_a_measure_keeps_its_side_of_every_other_measure_in_its_unit() -> None:
@@ -327,3 +328,17 @@ def test_a_date_the_passage_puts_months_after_the_answer_stays_within_a_year() -
     assert conflict(text, gold, "date", "8 March 1949") is None
     plain = "The novel was published in London on 8 June 1949. Its author died in January 1950."
     assert conflict(plain, gold, "date", "8 June 1948") is None
+
+
+def test_a_full_dates_year_moves_a_few_years_at_most() -> None:
+    """A passage that gives a day names the people and events of its time: a proposed
+    "14 July 2022" for "14 July 2016" is refused (set 45, in-sample: the generator's proposal,
+    beside President Hollande); two weeks on, three years on, or a plain year further, is not."""
+    text = "A truck drove into crowds in Nice on 14 July 2016. President Hollande extended the emergency."
+    gold = ["14 July 2016", "July 14, 2016"]
+    reason = WrongAnswer(knowledge=False).implausible("14 July 2022", gold, "date", text)
+    assert reason is not None and "full date" in reason
+    assert WrongAnswer(knowledge=False).implausible("28 July 2016", gold, "date", text) is None
+    assert WrongAnswer(knowledge=False).implausible("14 July 2019", gold, "date", text) is None
+    years = "The bridge opened in 1932 after eight years of work."
+    assert WrongAnswer(knowledge=False).implausible("1938", ["1932"], "date", years) is None
