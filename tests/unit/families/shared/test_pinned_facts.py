@@ -94,7 +94,7 @@ def test_the_wrong_answer_checks_read_the_eras(monkeypatch: pytest.MonkeyPatch) 
     """``implausible`` refuses the shifted date through the table, and accepts it with knowledge off."""
     monkeypatch.setattr(tables, "entity_table", lambda: TABLE)
     q = "when did the soviet union dissolve"
-    # (a week on: a full date moves by weeks, :func:`test_a_full_date_moves_by_weeks_not_years`)
+    # (a week on: a full date moves a few years at most, see the last test)
     reason = WrongAnswer().implausible("2 January 1992", ["26 December 1991"], "date", USSR, question=q)
     assert reason is not None and "Soviet Union" in reason
     off = WrongAnswer(knowledge=False)
