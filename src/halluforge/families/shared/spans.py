@@ -52,6 +52,11 @@ _AN_EXCEPTIONS = re.compile(r"^(?:uni|use|usu|ura|uro|eu|ewe|one|once|ubiq|utop|
 _SILENT_H = re.compile(r"^(?:hour|honest|honou?r|heir)", re.I)
 
 
+_QUOTES = ('"', "“", "”")
+#: a given name and the opening quote of a nickname, right before a span: 'Mildred "'
+_GIVEN_AND_QUOTE = re.compile(r"(?:\b[A-Z][\w.'’-]*\s+)?[\"“]$")
+
+
 def answer_spans(text: str, aliases: Iterable[str]) -> list[tuple[int, int]]:
     """Non-overlapping spans of every alias in ``text``, longest alias first, in text order."""
     chosen: list[tuple[int, int]] = []
@@ -62,6 +67,13 @@ def answer_spans(text: str, aliases: Iterable[str]) -> list[tuple[int, int]]:
                     before = _ARTICLE_BEFORE.search(text[:start])
                     if before and all(before.start() >= e or start <= s for s, e in chosen):
                         start = before.start()
+                # a nickname's closing quote in the span: its opening one and the given name
+                # before it belong to the name too ('Mildred "Babe" Didrikson Zaharias'; set 44
+                # left 'Mildred "Susan Osborne')
+                if sum(text.count(q, start, end) for q in _QUOTES) % 2:
+                    given = _GIVEN_AND_QUOTE.search(text[:start])
+                    if given and all(given.start() >= e or start <= s for s, e in chosen):
+                        start = given.start()
                 chosen.append((start, end))
     return sorted(chosen)
 

@@ -244,3 +244,16 @@ def test_span_replace_gives_a_proper_name_no_article() -> None:
     assert span_replace("The wolf, Canis lupus, howls.", ["wolf", "the wolf", "Canis lupus"], "fox") == (
         "The fox, Fox, howls."
     )
+
+
+def test_span_replace_takes_a_nickname_and_its_given_name_whole() -> None:
+    """'Mildred "Babe" Didrikson Zaharias' is one name: set 44 (in-sample) left 'Mildred "Susan
+    Osborne' when the alias matched from the nickname on; a quoted surname alone stays alone."""
+    gold = ["Babe Didrikson Zaharias", "Didrikson", "Zaharias"]
+    text = 'Mildred "Babe" Didrikson Zaharias (1911–1956) was an athlete. Zaharias won gold.'
+    assert (
+        span_replace(text, gold, "Susan Osborne")
+        == "Susan Osborne (1911–1956) was an athlete. Osborne won gold."
+    )
+    quoted = 'Critics called "Zaharias" the best.'
+    assert span_replace(quoted, gold, "Susan Osborne") == 'Critics called "Susan Osborne" the best.'
