@@ -50,8 +50,9 @@ def _relative(evidence: str, start: int, end: int, given: str, table: EntityTabl
 
     A kinship word in the clause before it ("the son of Sir Seewoosagur Ramgoolam", "son of
     filmmaker Mira Nair and scholar Mahmood Mamdani"), set off by a comma before it ("her
-    father, Petr Korda": set 45 renamed him "Petr Robinson") or right after it ("Zulfikar Ali Bhutto,
-    her father"); a title or role word is no given name ("Prime Minister Ramgoolam" is the answer).
+    father, Petr Korda": set 45 renamed him "Petr Robinson") or right after it ("Zulfikar Ali
+    Bhutto, her father"); a title or role word is no given name ("Prime Minister Ramgoolam" is
+    the answer).
     """
     word = given.strip(".").lower()
     if word in _ADDRESS or word in table.occupation_words:
@@ -134,8 +135,8 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
 
     A Canadian "born to Romanian parents" bears a Romanian name: blind readers of set 35 called
     "Dawn Knox" for Bianca Andreescu a clash; so does a "Japanese-born American" scientist
-    (set 45: "Stephen Anthony" for Syukuro Manabe). The first heritage whose demonym maps to a country
-    counts ("of South Asian heritage" names no country).
+    (set 45: "Stephen Anthony" for Syukuro Manabe). The first heritage whose demonym maps to a
+    country counts ("of South Asian heritage" names no country).
     """
     for sentence in sentences:
         for match in _HERITAGE.finditer(sentence):
@@ -284,8 +285,6 @@ def stated_year(pattern: re.Pattern[str], sentences: Sequence[str]) -> int | Non
 _CONSTITUENT = re.compile(r"(?:Constituent )?[Cc]ountry within ")
 #: a place counts only after a word that places something in it ("in Nairobi", "near Poznań")
 _PLACING = frozenset({"in", "near", "at", "from", "of"})
-
-
 #: up to three lower-case words and a capitalised one right after them: " world champion Timothy"
 _BEFORE_NAME = re.compile(r"((?:\s+[a-z][\w-]*){1,3})\s+[A-Z]")
 
@@ -303,12 +302,14 @@ def _holder(text: str, pos: int, table: EntityTable) -> bool:
 def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
-    A demonym (of one word or two: "South African") before a common noun ("the Kenyan
-    runner") or a country owning one ("Ethiopia's
-    prime minister") counts two, a demonym or a country before a name ("the Swedish Academy",
-    "the United States Soccer Federation") none; any other mention counts one: a country's
-    name, a demonym, and (with ``places``) a place the table puts in a country, after a word
-    that places something in it ("in Nairobi", "from Louisiana").
+    A demonym (of one word or two: "South African") before a common noun ("the Kenyan runner")
+    or a country owning one ("Ethiopia's prime minister") counts two, unless the holder's name
+    follows ("the German oceanographer Klaus Hasselmann" speaks of him: none; "Kenya's world
+    champion Timothy Cheruiyot": one); a demonym or a country before a name ("the Swedish
+    Academy", "the United States Soccer Federation") none; any other mention counts one: a
+    country's name, a demonym, a country within a state ("managed England": the United
+    Kingdom) and (with ``places``) a place the table puts in a country, after a word that places
+    something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
     plain = heritage_first(text, table)  # "Lebanese-Canadian": Lebanese
@@ -329,7 +330,8 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         if country is not None:
             weight = 2 if following[:1].islower() else 0 if following[:1].isupper() else 1
             # "the German oceanographer Klaus Hasselmann": the phrase speaks of the name after it
-            holder = _holder(plain, tokens[skip if skip == i + 1 else i].end(), table)
+            last = tokens[i + 1] if skip == i + 1 else tokens[i]  # the demonym's last word
+            holder = _holder(plain, last.end(), table)
             found.append((country, 0 if holder else weight))
             continue
         # "managed England", "a former England defender": a country within a state is that state
