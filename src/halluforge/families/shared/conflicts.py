@@ -16,11 +16,12 @@ The rules read the passage's own words only (no world knowledge).
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.numbers import NUMBER, PER_CENT, number_value
+from halluforge.families.shared.numbers import NUMBER, NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import (
     numbers_outside,
     outside,
@@ -243,6 +244,50 @@ _INTERVAL = re.compile(r"\b(months|weeks|days)\s+(?:after|later|before|earlier)\
 _INTERVAL_MONTHS = {"months": 12, "weeks": 2, "days": 1}
 
 
+#: an interval the passage counts: "about five weeks later, on 17 January 1912"
+_COUNTED = re.compile(
+    rf"\b({NUMBER_WORD}|\d+)\s+(day|week|month|year)s?\s+(?:after|later|before|earlier)\b", re.I
+)
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
+
+
+def _days(key: tuple[int, int, int]) -> int | None:
+    """A full date as a day number, or None without a year, a month and a day."""
+    year, month, day = key
+    try:
+        return datetime.date(year, month, day).toordinal() if year and month and day else None
+    except ValueError:
+        return None
+
+
+def _counted(
+    evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """A full date the passage puts a counted interval from the answer, and the new date breaks it.
+
+    "Amundsen reached the South Pole on 14 December 1911 ... Scott arrived about five weeks later,
+    on 17 January 1912": 28 December leaves three weeks, which both blind readers of set 46 saw.
+    The gold date must keep the count within a quarter (two days at least) for it to bind.
+    """
+    before, after = _days(old), _days(fresh)
+    if before is None or after is None:
+        return None
+    for cue in _COUNTED.finditer(evidence):
+        count = number_value(cue.group(1))
+        if not count:
+            continue
+        expected = count * _UNIT_DAYS[cue.group(2).lower()]
+        slack = max(2.0, expected / 4)
+        begin, end = sentence_of(evidence, cue.start())
+        for match in DATE.finditer(evidence, begin, end):
+            other = _days(date_key(match))
+            if other is None or not outside(spans, *match.span()):
+                continue
+            if abs(abs(other - before) - expected) <= slack < abs(abs(other - after) - expected):
+                return f"the passage puts {match.group()!r} {cue.group()!r} the answer"
+    return None
+
+
 def _months(key: tuple[int, int, int]) -> int | None:
     """A date as a count of months, or None without both a year and a month."""
     year, month, _ = key
@@ -278,7 +323,7 @@ def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int
     if old_match is None or new_match is None:
         return None
     old, fresh = date_key(old_match), date_key(new_match)
-    gap = _interval(evidence, old, fresh, spans)
+    gap = _interval(evidence, old, fresh, spans) or _counted(evidence, old, fresh, spans)
     if gap is not None:
         return gap
     for match in DATE.finditer(evidence):
@@ -292,8 +337,16 @@ def _date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int
     return None
 
 
-#: a share of a total after the gold number: "303 of the 543 elected seats"
-_OF_TOTAL = re.compile(r"^\s+of\s+(?:the\s+|all\s+|its\s+)?(\d[\d,]*)\b")
+#: a share of a total after the gold number: "303 of the 543 elected seats", "seats in the
+#: 151-member House" (set 47's 65 seats were "enough for a narrow majority" of 151)
+_OF_TOTAL = re.compile(
+    r"^\s+of\s+(?:the\s+|all\s+|its\s+)?(\d[\d,]*)\b"
+    r"|^(?:\s+seats)?\s+(?:in|of)\s+(?:the|a|an|its)\s+(\d[\d,]*)-(?:member|seat|strong)\b"
+)
+#: the answer given as a count short of a majority: "won 169 seats ..., three short of a majority"
+_SHORT = re.compile(
+    rf"\b(?:{NUMBER_WORD}|\d+)\s+(?:seats?\s+)?short\s+of\s+(?:an?\s+|the\s+)?(?:overall\s+)?majority", re.I
+)
 #: words that say the share is more than half: "securing a majority on its own"
 _MAJORITY = re.compile(r"\b(?:majority|more than half|most of the)\b", re.I)
 
@@ -303,11 +356,16 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
 
     "won 303 of the 543 elected seats in the Lok Sabha, securing a majority on its own": 240
     seats is no majority of 543, which both blind readers of set 39 saw. The total follows the
-    gold number; "majority" is in its sentence or the next.
+    gold number; "majority" is in its sentence or the next. A count short of a majority in the
+    answer's sentence ("150 seats ..., three short of a majority", set 47) pins it.
     """
     for start, end in spans:
+        begin, finish = sentence_of(evidence, start)
+        short = _SHORT.search(evidence, begin, finish)
+        if short is not None:  # the count pins the answer: any other number breaks it
+            return f"the passage gives the answer as {short.group()!r}"
         total = _OF_TOTAL.match(evidence[end:])
-        value = number_value(total.group(1)) if total else None
+        value = number_value(total.group(1) or total.group(2)) if total else None
         if value is None:
             continue
         sentence_end = evidence.find(". ", end)

@@ -342,3 +342,24 @@ def test_a_full_dates_year_moves_a_few_years_at_most() -> None:
     assert WrongAnswer(knowledge=False).implausible("14 July 2019", gold, "date", text) is None
     years = "The bridge opened in 1932 after eight years of work."
     assert WrongAnswer(knowledge=False).implausible("1938", ["1932"], "date", years) is None
+
+
+def test_a_counted_interval_and_a_count_short_of_a_majority_pin_the_answer() -> None:
+    """Set 46/47 (in-sample, from the blind readers' notes): "Scott arrived about five weeks
+    later, on 17 January 1912" refuses 28 December 1911 for Amundsen's 14 December; "three short
+    of a majority" pins 169 seats; "in the 151-member House" is the whole a majority is of."""
+    pole = (
+        "Amundsen reached the South Pole on 14 December 1911. Scott arrived about five weeks later, "
+        "on 17 January 1912."
+    )
+    gold = ["14 December 1911", "December 14, 1911"]
+    reason = conflict(pole, gold, "date", "28 December 1911")
+    assert reason is not None and "five weeks later" in reason
+    assert conflict(pole, gold, "date", "7 December 1911") is None
+    short = "The Liberals won 169 seats in the 343-seat House, three short of a majority."
+    reason = conflict(short, ["169 seats", "169"], "number", "150 seats")
+    assert reason is not None and "three short of a majority" in reason
+    house = "Labor won 77 seats in the 151-member House of Representatives, enough for a narrow majority."
+    reason = conflict(house, ["77 seats", "77"], "number", "65 seats")
+    assert reason is not None and "of 151" in reason
+    assert conflict(house, ["77 seats", "77"], "number", "80 seats") is None
