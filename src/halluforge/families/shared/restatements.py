@@ -403,6 +403,26 @@ def _two_values(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
     return None
 
 
+#: a conversion right after the answer: " (about 130 mph)", ", or roughly 4,200 feet"
+_CONVERSION = re.compile(
+    r"^\s*(?:\(|,\s*or\s+)(?:about|approximately|roughly|around|nearly|some|c\.|almost)?\s*"
+    r"[\d][\d,.]*\s*(?:[a-zA-Z/°²³]+)(?:\)|[,.;\s])"
+)
+
+
+def _converted(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """The answer given again in another unit right after it, as no alias lists it.
+
+    "a maximum speed of 210 km/h (about 130 mph)": 220 km/h beside "about 130 mph", which a
+    blind reader of set 46 converted back; no shift converts the second figure.
+    """
+    for start, end in spans:
+        match = _CONVERSION.match(evidence[end:])
+        if match is not None and evidence[start:end][:1].isdigit():
+            return f"the passage gives the answer in another unit too ({match.group().strip(' ,;.')!r})"
+    return None
+
+
 def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """An alias given as the answer's other name ("In Mexico the river is called the Río Bravo").
 
@@ -474,6 +494,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
             _number_name([question, *sentences], value)
             or _number_restatement(evidence, value, spans)
             or _two_values(evidence, spans)
+            or _converted(evidence, spans)
             or days_between(evidence, value, spans)
         )
     if kind == "date":

@@ -213,6 +213,16 @@ def test_one_value_in_two_units_side_by_side_is_restated() -> None:
     assert restatement("It is 1,280 metres long. Engineers say 4,200 feet.", gold, "number") is None
 
 
+def test_a_conversion_right_after_the_answer_restates_it() -> None:
+    """ "210 km/h (about 130 mph)" with no alias for the mph (set 46, in-sample: 220 km/h beside
+    "about 130 mph"); a bracket of words or a year is no conversion."""
+    speed = "Its trains ran at a maximum speed of 210 km/h (about 130 mph), far faster than any."
+    reason = restatement(speed, ["210 km/h"], "number")
+    assert reason is not None and "130 mph" in reason
+    assert restatement("It ran 210 km/h (in 1964) on the line.", ["210 km/h"], "number") is None
+    assert restatement("It won 210 seats (a record) that year.", ["210 seats"], "number") is None
+
+
 def _stock(locale: str, firsts: tuple[str, ...], lasts: tuple[str, ...]) -> NameStock:
     weights = tuple(1.0 for _ in firsts)
     return NameStock(
