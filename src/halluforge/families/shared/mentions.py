@@ -22,8 +22,10 @@ from halluforge.textkit.sentences import sentence_spans
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
 
-#: a word of letters (with inner apostrophes), as the fact checks read passages
-WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+#: a word of letters (with inner apostrophes), as the fact checks read passages; letters of any
+#: script, so "Gijón" is one word (it was read as "Gij" and "n", and "born in Gijón" placed
+#: nobody in Spain: set 47's Spaniard took a French name from the Paris club he coached)
+WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’])*")
 
 _PRONOUNS = frozenset({"she", "her", "hers", "herself", "he", "his", "him", "himself"})
 

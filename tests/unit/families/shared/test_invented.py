@@ -568,3 +568,18 @@ def test_no_name_is_invented_for_a_person_of_the_first_millennium() -> None:
     found, info = invented_names(facts, evidence, gold, "who led the revolt", table, random.Random(0))
     assert found == [] and "before 1000" in info["invented"]
     assert person_era(facts, "Kari Lunde ruled from 44 BC.") == -44 - 25
+
+
+def test_a_birthplace_with_accents_is_read_whole() -> None:
+    """ "born in Gijón" placed nobody in Spain: the word reader split "Gijón" (set 47, in-sample;
+    the Spaniard took a French name from the Paris club he coached)."""
+    countries = {**COUNTRIES, "Spain": {"region": "Europe", "iso2": "ES", "languages": ["es"]}}
+    gijon = Entity("Gijón", "place", place_type="city", country="Spain")
+    table = EntityTable.of([gijon], countries=countries, demonyms={"french": "France"})
+    gold = ["Leo Ortiz"]
+    evidence = (
+        "Leo Ortiz was the head coach of Vireo when the French club won the cup. "
+        "Leo Ortiz, born in Gijón in 1970, played for Vireo too."
+    )
+    facts = read_facts(evidence, gold, "who coached the club", "person", table)
+    assert home_country(facts, evidence, gold, "who coached the club", table) == ("Spain", "passage")
