@@ -185,7 +185,11 @@ def name_stocks() -> dict[str, NameStock]:
 
 
 def stocks_of_country(
-    country: str, table: EntityTable, stocks: dict[str, NameStock] | None = None
+    country: str,
+    table: EntityTable,
+    stocks: dict[str, NameStock] | None = None,
+    *,
+    english_first: bool = True,
 ) -> list[NameStock]:
     """The stocks whose names are a ``country``'s, nearest first.
 
@@ -202,7 +206,8 @@ def stocks_of_country(
     stock: the region alone (a continent) gave Kenyan names to Ghanaians and
     Algerian ones to Djibouti and Senegal, which blind readers called names of another
     community. Of the stocks found, the English ones when there are any (the passages are
-    English).
+    English), unless ``english_first`` is off: then :func:`stocks_of_name` chooses by the gold
+    name first.
     """
     stocks = stocks if stocks is not None else name_stocks()
     info = table.countries.get(country) or {}
@@ -232,8 +237,13 @@ def stocks_of_country(
     # a borrowed stock must hold its language's common names, not one community's under it
     own = [s for s in own if (code and s.country_code == code) or borrowable(s, stocks)]
     # names as English texts write them: Ireland's en_IE rather than ga_IE's Irish spellings
-    own = [s for s in own if s.language == "en"] or own
+    own = _english(own) if english_first else own
     return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
+
+
+def _english(stocks: Sequence[NameStock]) -> list[NameStock]:
+    """The English stocks when there are any, else all."""
+    return [s for s in stocks if s.language == "en"] or list(stocks)
 
 
 #: a stock lent to another country shares at least this part of its surnames with its
@@ -292,15 +302,17 @@ def stocks_of_name(stocks: Sequence[NameStock], name: str) -> list[NameStock]:
     A country of several languages (Belgium: ``fr_BE`` and ``nl_BE``) gives its people names of
     one community: the Flemish nationalist leader "Bart De Wever" became "David Bailly", a
     Walloon name, which both blind readers of set 31 noted. The gold person's own name tells
-    the community when one stock lists more of it than another; otherwise all stay.
+    the community when one stock lists more of it than another ("Valérie Plante" of Montreal:
+    ``fr_CA``, not the ``en_US`` names "Lori Lee" a blind reader of set 47 doubted); otherwise
+    the English ones stay, or all.
     """
     words = name.split()
     if len(stocks) < 2 or len(words) < 2:
-        return list(stocks)
+        return _english(stocks)
     first, last = words[0], words[-1]
     held = {s.locale: max(s.holds(first, last), s.holds(last, first)) for s in stocks}
     best = max(held.values())
-    return [s for s in stocks if held[s.locale] == best] if best else list(stocks)
+    return _english([s for s in stocks if held[s.locale] == best] if best else stocks)
 
 
 def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[NameStock]:

@@ -26,6 +26,7 @@ from halluforge.knowledge.names import (
     name_origin,
     name_stocks,
     stocks_of_country,
+    stocks_of_name,
 )
 from halluforge.knowledge.table import Entity, EntityTable
 
@@ -92,6 +93,12 @@ def test_a_country_takes_its_own_locale_else_a_neighbours_else_its_subregions() 
     }
     north = EntityTable.of([], countries=countries)
     assert stocks_of_country("Canada", north, {"fr_CA": french, "en_US": american}) == [american]
+    # the gold name may choose the community first: a Montrealer's name is French (set 47's
+    # "Valérie Plante" became "Lori Lee"), else the English stock stays
+    both = stocks_of_country("Canada", north, {"fr_CA": french, "en_US": american}, english_first=False)
+    assert stocks_of_name(both, "Kari Berg") == [french]
+    assert stocks_of_name(both, "Otieno Mwangi") == [american]
+    assert stocks_of_name(both, "Zork Quibble") == [american]
 
 
 def test_the_home_country_comes_from_a_demonym_a_birthplace_or_the_question() -> None:
