@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
     former_state,
@@ -590,3 +592,35 @@ def test_a_birthplace_with_accents_is_read_whole() -> None:
     )
     facts = read_facts(evidence, gold, "who coached the club", "person", table)
     assert home_country(facts, evidence, gold, "who coached the club", table) == ("Spain", "passage")
+
+
+def test_a_communitys_own_first_names_outrank_the_eras_attested_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An architect born in Pune in 1927 became "Benjamin Anne" (set 47, in-sample): the names
+    attested before 1950 were the table's Western ones. Another community's name is a plain
+    clash, today's name of his own a small one, so his own community's first names win."""
+    import halluforge.knowledge.names as names
+
+    own = tuple(f"Rohan{i}" for i in range(25))
+    western = ("Peter", "John", "David", "Mary", "Anne", "Ruth")
+    india = NameStock(
+        "en_IN",
+        first={"male": _names(*own, *western), "female": _names(*own, *western)},
+        last={"any": _names("Rao", "Peri", "Hegde")},
+    )
+    britain = NameStock(
+        "en_GB", first={"male": _names(*western), "female": _names(*western)}, last={"any": _names("Hill")}
+    )
+    monkeypatch.setattr(names, "name_stocks", lambda: {"en_IN": india, "en_GB": britain})
+    countries = {**COUNTRIES, "India": {"region": "Asia", "iso2": "IN", "languages": ["en", "hi"]}}
+    elders = [
+        Entity(f"{first} Hill", "person", "Indian engineer", born=1900, nationality="India", gender=gender)
+        for first, gender in zip(western, ("male", "male", "male", "female", "female", "female"), strict=True)
+    ]
+    pune = Entity("Pune", "place", place_type="city", country="India")
+    table = EntityTable.of([*elders, pune], countries=countries, demonyms={"indian": "India"})
+    gold = ["Ravi Rao"]
+    evidence = "Ravi Rao was born in Pune in 1927. He designed the hall, and he won the prize."
+    facts = read_facts(evidence, gold, "who designed the hall", "person:architect", table)
+    found, info = invented_names(facts, evidence, gold, "who designed the hall", table, random.Random(0))
+    assert found and all(name.split()[0] in own for name in found)
+    assert info["era"] == "names of today"
