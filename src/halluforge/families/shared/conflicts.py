@@ -246,7 +246,9 @@ _INTERVAL_MONTHS = {"months": 12, "weeks": 2, "days": 1}
 
 #: an interval the passage counts: "about five weeks later, on 17 January 1912"
 _COUNTED = re.compile(
-    rf"\b({NUMBER_WORD}|\d+)\s+(day|week|month|year)s?\s+(?:after|later|before|earlier)\b", re.I
+    rf"\b({NUMBER_WORD}|\d+)\s+(day|week|month|year)s?\s+(?:after|later|before|earlier)\b"
+    r"|\bthe\s+(?:following|next|previous)\s+(day)\b|\bthe\s+(day)\s+(?:after|before)\b",
+    re.I,
 )
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
 
@@ -266,17 +268,19 @@ def _counted(
     """A full date the passage puts a counted interval from the answer, and the new date breaks it.
 
     "Amundsen reached the South Pole on 14 December 1911 ... Scott arrived about five weeks later,
-    on 17 January 1912": 28 December leaves three weeks, which both blind readers of set 46 saw.
+    on 17 January 1912": 28 December leaves three weeks, which both blind readers of set 46 saw;
+    "Shastri died the following day, 11 January 1966" pins the declaration to the 10th.
     The gold date must keep the count within a quarter (two days at least) for it to bind.
     """
     before, after = _days(old), _days(fresh)
     if before is None or after is None:
         return None
     for cue in _COUNTED.finditer(evidence):
-        count = number_value(cue.group(1))
-        if not count:
+        count = number_value(cue.group(1)) if cue.group(1) else 1  # "the following day": one
+        unit = cue.group(2) or cue.group(3) or cue.group(4)
+        if not count or not unit:
             continue
-        expected = count * _UNIT_DAYS[cue.group(2).lower()]
+        expected = count * _UNIT_DAYS[unit.lower()]
         slack = max(2.0, expected / 4)
         begin, end = sentence_of(evidence, cue.start())
         for match in DATE.finditer(evidence, begin, end):
@@ -377,6 +381,24 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
     return None
 
 
+#: a score: "12–11", "3-1"
+_SCORE = re.compile(r"^\s*(\d+)\s*[–-]\s*(\d+)\s*$")
+
+
+def _score_turned(gold: str, new: str) -> str | None:
+    """A new score that turns the result: the winner's side must stay ahead ("12–11" -> "10–11").
+
+    Both blind readers of set 47 saw "South Africa beat New Zealand 10–11" (in-sample).
+    """
+    old, fresh = _SCORE.match(gold), _SCORE.match(new)
+    if old is None or fresh is None:
+        return None
+    a, b, x, y = (int(group) for group in (*old.groups(), *fresh.groups()))
+    if (a > b) - (a < b) != (x > y) - (x < y):
+        return f"{new!r} turns the result of {gold!r}"
+    return None
+
+
 def _looks_plural(answer: str) -> bool:
     last = answer.split()[-1].lower() if answer.split() else ""
     return last.endswith(("s", "ae", "ia", "i")) and not last.endswith(("ss", "us", "is"))
@@ -402,6 +424,9 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     if kind == "date":
         return _date_conflict(evidence, gold[0], new, spans)
     if kind == "number":
+        turned = _score_turned(gold[0], new)
+        if turned:
+            return turned
         found = NUMBER.search(new)
         value = number_value(found.group()) if found else None
         given = _other_numbers(evidence, spans).get(value) if value is not None else None

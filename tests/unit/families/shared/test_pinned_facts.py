@@ -373,3 +373,17 @@ def test_a_counted_interval_and_a_count_short_of_a_majority_pin_the_answer() -> 
     reason = conflict(house, ["77 seats", "77"], "number", "65 seats")
     assert reason is not None and "of 151" in reason
     assert conflict(house, ["77 seats", "77"], "number", "80 seats") is None
+
+
+def test_a_score_keeps_its_winner_and_the_following_day_binds_a_date() -> None:
+    """Set 46/47 (in-sample, the blind readers' notes): "South Africa beat New Zealand 10–11",
+    and a declaration moved to 3 January before "Shastri died the following day, 11 January"."""
+    final = "South Africa beat New Zealand 12–11 in the final."
+    reason = conflict(final, ["12–11", "12-11"], "number", "10–11")
+    assert reason is not None and "turns the result" in reason
+    assert conflict(final, ["12–11", "12-11"], "number", "15–11") is None
+    text = "The declaration was signed on 10 January 1966. Shastri died there the following day, 11 January 1966."
+    reason = conflict(text, ["10 January 1966"], "date", "3 January 1966")
+    assert reason is not None and "the following day" in reason
+    far = "The declaration was signed on 10 January 1966. The next day, a storm hit Paris on 2 March 1966."
+    assert conflict(far, ["10 January 1966"], "date", "3 January 1966") is None
