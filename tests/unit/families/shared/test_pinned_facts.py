@@ -382,7 +382,7 @@ def test_a_score_keeps_its_winner_and_the_following_day_binds_a_date() -> None:
     reason = conflict(final, ["12–11", "12-11"], "number", "10–11")
     assert reason is not None and "turns the result" in reason
     assert conflict(final, ["12–11", "12-11"], "number", "15–11") is None
-    text = "The declaration was signed on 10 January 1966. Shastri died there the following day, 11 January 1966."
+    text = "It was signed on 10 January 1966. Shastri died there the following day, 11 January 1966."
     reason = conflict(text, ["10 January 1966"], "date", "3 January 1966")
     assert reason is not None and "the following day" in reason
     far = "The declaration was signed on 10 January 1966. The next day, a storm hit Paris on 2 March 1966."
