@@ -74,6 +74,13 @@ def _table(*entities: Entity) -> EntityTable:
     )
 
 
+def _home(table: EntityTable, evidence: str, gold: list[str], question: str) -> tuple[str | None, str]:
+    """The names' country of a person answer, read as the invented names read it."""
+    return home_country(
+        read_facts(evidence, gold, question, "person", table), evidence, gold, question, table
+    )
+
+
 def test_a_country_takes_its_own_locale_else_a_neighbours_else_its_subregions() -> None:
     """Own locale (in any language spoken there), a neighbour's in an official language, the subregion's."""
     twi = NameStock("tw_GH", first=KENYA.first, last=NORWAY.last)
@@ -130,8 +137,7 @@ def test_a_country_the_passage_names_wins_a_tie_with_a_towns_country() -> None:
     table = _table()
     gold = ["Ola Dahl"]
     evidence = "The Republic of Kenya was led by Ola Dahl, an officer who had commanded at Bergen."
-    facts = read_facts(evidence, gold, "who led it", "person", table)
-    assert home_country(facts, evidence, gold, "who led it", table) == ("Kenya", "passage")
+    assert _home(table, evidence, gold, "who led it") == ("Kenya", "passage")
 
 
 def test_gender_follows_a_clear_majority_of_the_words_about_the_answer() -> None:
@@ -399,8 +405,7 @@ def test_a_demonym_before_an_occupation_outweighs_one_before_a_thing() -> None:
         "Luca Moro became chief executive of the French carmaker Vireo in July 2020. The French "
         "company had lost money in France for two years. The Italian executive had run a French brand."
     )
-    facts = read_facts(evidence, gold, "who became chief executive of vireo", "person", table)
-    assert home_country(facts, evidence, gold, "who became chief executive of vireo", table) == (
+    assert _home(table, evidence, gold, "who became chief executive of vireo") == (
         "Italy",
         "passage",
     )
@@ -453,8 +458,7 @@ def test_a_birthplace_outweighs_the_firm_and_a_role_of_the_question_names_the_co
         "German group since 2006. Born in Sweden in 1969, Berg was the first person from outside "
         "Germany to lead the company."
     )
-    facts = read_facts(evidence, gold, "who became chairman of vireo", "person", table)
-    assert home_country(facts, evidence, gold, "who became chairman of vireo", table) == ("Sweden", "passage")
+    assert _home(table, evidence, gold, "who became chairman of vireo") == ("Sweden", "passage")
     gold = ["Joseph Kamau"]
     evidence = "Joseph Kamau was sworn in as president. He had served as director of an office at Bergen."
     question = "who became president of kenya in 2019"
@@ -499,8 +503,7 @@ def test_a_country_within_a_state_and_a_demonym_born_birthplace_name_the_home() 
         "Tom Hale managed England at the tournament. Hale, a former England defender, had led "
         "the side to the semi-finals in Russia."
     )
-    facts = read_facts(evidence, gold, "who managed the team", "person", table)
-    assert home_country(facts, evidence, gold, "who managed the team", table) == ("United Kingdom", "passage")
+    assert _home(table, evidence, gold, "who managed the team") == ("United Kingdom", "passage")
     # a country within a state is counted only as that state: "England Rugby" is part of a name
     assert all(weight == 0 for _, weight in countries_named("England Rugby named him.", table))
     gold = ["Amy Hale"]
@@ -508,8 +511,7 @@ def test_a_country_within_a_state_and_a_demonym_born_birthplace_name_the_home() 
         "Amy Hale coached Canada's women to the title. The English-born coach had taken charge of "
         "Canada only in 2020."
     )
-    facts = read_facts(evidence, gold, "who coached the team", "person", table)
-    assert home_country(facts, evidence, gold, "who coached the team", table) == ("United Kingdom", "passage")
+    assert _home(table, evidence, gold, "who coached the team") == ("United Kingdom", "passage")
 
 
 def test_an_owner_before_the_name_a_born_demonym_and_another_persons_role_phrase() -> None:
@@ -533,12 +535,10 @@ def test_an_owner_before_the_name_a_born_demonym_and_another_persons_role_phrase
     assert ("Kenya", 2) in countries_named("He beat Kenya's oceanographer in the final.", table)
     gold = ["Ola Berg"]
     evidence = "Norway's Ola Berg won the race. The 20-year-old beat Kenya's favourite in the final."
-    facts = read_facts(evidence, gold, "who won the race", "person", table)
-    assert home_country(facts, evidence, gold, "who won the race", table) == ("Norway", "demonym")
+    assert _home(table, evidence, gold, "who won the race") == ("Norway", "demonym")
     gold = ["Taro Abe"]
     evidence = "Japanese-born American climate scientist Taro Abe won the prize. He was 90."
-    facts = read_facts(evidence, gold, "who won the prize", "person", table)
-    assert home_country(facts, evidence, gold, "who won the prize", table) == ("Japan", "heritage")
+    assert _home(table, evidence, gold, "who won the prize") == ("Japan", "heritage")
 
 
 def test_a_communitys_stock_draws_its_own_first_names_unless_the_gold_ones_is_shared() -> None:
@@ -590,8 +590,7 @@ def test_a_birthplace_with_accents_is_read_whole() -> None:
         "Leo Ortiz was the head coach of Vireo when the French club won the cup. "
         "Leo Ortiz, born in Gijón in 1970, played for Vireo too."
     )
-    facts = read_facts(evidence, gold, "who coached the club", "person", table)
-    assert home_country(facts, evidence, gold, "who coached the club", table) == ("Spain", "passage")
+    assert _home(table, evidence, gold, "who coached the club") == ("Spain", "passage")
 
 
 def test_a_communitys_own_first_names_outrank_the_eras_attested_ones(monkeypatch: pytest.MonkeyPatch) -> None:
