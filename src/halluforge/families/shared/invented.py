@@ -336,8 +336,8 @@ def person_era(facts: Facts, evidence: str = "") -> int | None:
     sentences about the answer (:func:`~.mentions.about_answer`), :data:`_ADULT_AGE`
     years earlier: what a passage tells of a person is mostly done as an adult ("founded the
     research centre in 1967": a zoologist born before 1950, no "Kayla", which a blind reader
-    of set 38 saw). A year the ``evidence`` writes with its era counts wherever it stands
-    ("around AD 60": no "Kim Mitchell" for Boudica, set 44). With no year either, the first
+    of set 38 saw). In an ``evidence`` with no year after 999, a year written with its era counts
+    wherever it stands ("around AD 60": no "Kim Mitchell" for Boudica, set 44). With no year either, the first
     year of a century those sentences name ("the late 17th century": 1600).
     """
     born = [y for y in (facts.born, facts.gold.born if facts.gold else None) if y is not None]
@@ -345,9 +345,10 @@ def person_era(facts: Facts, evidence: str = "") -> int | None:
         return min(born)
     about = " ".join(facts.about)
     deeds = {*facts.years, *(int(year) for year in YEAR.findall(about))}
-    # "Around AD 60 or 61": a year of the first millennium, written with its era
-    # a passage that dates anything "AD 60" or "44 BC" is set in the first millennium
-    deeds |= {-int(bc) if bc else int(ad or ce) for ad, ce, bc in _ERA_YEAR.findall(evidence)}
+    # a passage dated only by years with their era ("around AD 60") is set in the first
+    # millennium; one that also gives a later year may name an ancient city's modern mayor
+    if not YEAR.search(evidence):
+        deeds |= {-int(bc) if bc else int(ad or ce) for ad, ce, bc in _ERA_YEAR.findall(evidence)}
     if deeds:
         return min(deeds) - _ADULT_AGE
     years = [

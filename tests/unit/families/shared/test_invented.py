@@ -577,6 +577,10 @@ def test_no_name_is_invented_for_a_person_of_the_first_millennium() -> None:
     found, info = invented_names(facts, evidence, gold, "who led the revolt", table, random.Random(0))
     assert found == [] and "before 1000" in info["invented"]
     assert person_era(facts, "Kari Lunde ruled from 44 BC.") == -44 - 25
+    # a passage with a later year may name an ancient city's modern mayor: the era year waits
+    modern = "Kari Lunde, mayor since 2019, leads a city founded around 3000 BC near Bergen."
+    later = read_facts(modern, gold, "who is the mayor", "person", table)
+    assert person_era(later, modern) == 2019 - 25
 
 
 def test_a_birthplace_with_accents_is_read_whole() -> None:
