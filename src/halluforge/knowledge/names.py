@@ -336,10 +336,17 @@ def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[Na
     return []
 
 
+#: languages whose names are written family name first, in their own texts and most English ones
+_FAMILY_FIRST = frozenset({"zh", "ja", "ko", "vi"})
+
+
 def surname_first(name: str, stock: NameStock) -> bool:
     """Whether ``name`` is written surname first in this stock's names ("Wang Wei", not "Wei Wang").
 
-    Either both words are the stock's, the other way round ("Wang Wei"), or only the first is,
+    Either both words are the stock's the other way round ("Wang Wei") and, outside the
+    languages that write the family name first, neither is the stock's this way ("Paul
+    Maurice": Paul is a given name in en_US; it was written "Smith Anthony" for a blind reader
+    of set 47), or only the first is,
     as a surname and never as a given name, and the last is no surname of the stock: a given
     name the stock does not list ("Wu Zetian", a Tang empress) is still read in the stock's own
     order, where "Jackson Pollock" (Jackson a given name too) is not.
@@ -348,7 +355,10 @@ def surname_first(name: str, stock: NameStock) -> bool:
     if len(words) < 2:
         return False
     first, last = words[0], words[-1]
-    if stock.holds(last, first) == 2 and stock.holds(first, last) < 2:
+    # where names are written family name first ("Wang Wei": Wang is also a given name there),
+    # one word read this way does not outweigh both read the other way; elsewhere it does
+    this_way = stock.holds(first, last)
+    if stock.holds(last, first) == 2 and this_way < (2 if stock.language in _FAMILY_FIRST else 1):
         return True
     return stock.holds(None, first) == 1 and stock.holds(first, None) == 0 and stock.holds(None, last) == 0
 

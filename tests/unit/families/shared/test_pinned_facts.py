@@ -241,6 +241,12 @@ def test_a_name_in_its_stocks_own_order_is_read_surname_first() -> None:
     assert not surname_first("Zetian Wu", chinese)
     american = _stock("en_US", ("Jackson", "Mary"), ("Jackson", "Smith"))
     assert not surname_first("Jackson Pollock", american)
+    # both words read the other way, one this way: family name first only where names are so
+    # written ("Wang Wei" with Wang a given name too), not "Paul Maurice" (set 47, in-sample)
+    western = _stock("en_US", ("Paul", "Maurice"), ("Paul", "Smith"))
+    assert not surname_first("Paul Maurice", western)
+    chinese_too = _stock("zh_CN", ("Wei", "Wang"), ("Wu", "Wang"))
+    assert surname_first("Wang Wei", chinese_too)
 
 
 def test_a_hyphened_demonym_names_the_heritage_first() -> None:
