@@ -45,6 +45,7 @@ from halluforge.families.shared.passage import (
     year_value,
 )
 from halluforge.families.shared.restated_time import days_between, derived_date, relative_date
+from halluforge.families.shared.restated_units import converted, two_values
 from halluforge.families.shared.roles import TITLE_WORDS
 from halluforge.textkit.answers import normalize_answer
 from halluforge.textkit.dates import MONTH_NAMES
@@ -386,45 +387,6 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
     return None
 
 
-def _two_values(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """Two gold aliases in one sentence that are different figures: one value in two units.
-
-    "A main span of 1,280 metres, or 4,200 feet": one new figure in both places reads "1,500
-    metres, or 1,500 metres", and no shift converts one unit into the other.
-    """
-    by_sentence: dict[tuple[int, int], dict[float, str]] = {}
-    for start, end in spans:
-        found = NUMBER.search(evidence, start, end)
-        value = number_value(found.group()) if found else None
-        if value is not None:
-            by_sentence.setdefault(sentence_of(evidence, start), {})[value] = evidence[start:end]
-    for figures in by_sentence.values():
-        if len(figures) > 1:
-            first, second = list(figures.values())[:2]
-            return f"the passage gives the answer as two figures in one sentence ({first!r}, {second!r})"
-    return None
-
-
-#: a conversion right after the answer: " (about 130 mph)", ", or roughly 4,200 feet"
-_CONVERSION = re.compile(
-    r"^\s*(?:\(|,\s*or\s+)(?:about|approximately|roughly|around|nearly|some|c\.|almost)?\s*"
-    r"[\d][\d,.]*\s*(?:[a-zA-Z/°²³]+)(?:\)|[,.;\s])"
-)
-
-
-def _converted(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """The answer given again in another unit right after it, as no alias lists it.
-
-    "a maximum speed of 210 km/h (about 130 mph)": 220 km/h beside "about 130 mph", which a
-    blind reader of set 46 converted back; no shift converts the second figure.
-    """
-    for start, end in spans:
-        match = _CONVERSION.match(evidence[end:])
-        if match is not None and evidence[start:end][:1].isdigit():
-            return f"the passage gives the answer in another unit too ({match.group().strip(' ,;.')!r})"
-    return None
-
-
 def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """An alias given as the answer's other name ("In Mexico the river is called the Río Bravo").
 
@@ -495,8 +457,8 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         return (
             _number_name([question, *sentences], value)
             or _number_restatement(evidence, value, spans)
-            or _two_values(evidence, spans)
-            or _converted(evidence, spans)
+            or two_values(evidence, spans)
+            or converted(evidence, spans)
             or days_between(evidence, value, spans)
         )
     if kind == "date":
