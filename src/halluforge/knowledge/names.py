@@ -188,8 +188,6 @@ def stocks_of_country(
     country: str,
     table: EntityTable,
     stocks: dict[str, NameStock] | None = None,
-    *,
-    english_first: bool = True,
 ) -> list[NameStock]:
     """The stocks whose names are a ``country``'s, nearest first.
 
@@ -205,9 +203,8 @@ def stocks_of_country(
     A stock lent by a neighbour or the subregion must pass :func:`borrowable`. No tier, no
     stock: the region alone (a continent) gave Kenyan names to Ghanaians and
     Algerian ones to Djibouti and Senegal, which blind readers called names of another
-    community. Of the stocks found, the English ones when there are any (the passages are
-    English), unless ``english_first`` is off: then :func:`stocks_of_name` chooses by the gold
-    name first.
+    community. All of them are returned: :func:`stocks_of_name` chooses one community by the gold name,
+    then the English ones when there are any (the passages are English).
     """
     stocks = stocks if stocks is not None else name_stocks()
     info = table.countries.get(country) or {}
@@ -236,8 +233,6 @@ def stocks_of_country(
         ]
     # a borrowed stock must hold its language's common names, not one community's under it
     own = [s for s in own if (code and s.country_code == code) or borrowable(s, stocks)]
-    # names as English texts write them: Ireland's en_IE rather than ga_IE's Irish spellings
-    own = _english(own) if english_first else own
     return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
 
 

@@ -402,7 +402,7 @@ def invented_names(
     if country is None:
         why = source if source.startswith("the ") else "no nationality in the passage, table or name"
         return [], {"invented": why}
-    stocks = stocks_of_name(stocks_of_country(country, table, english_first=False), gold[0])
+    stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
     if not stocks:
         return [], {
             "invented": f"no Latin-script names of {country} in Faker, nor of a neighbour or its "
