@@ -98,10 +98,20 @@ _BODIES = frozenset(
 )
 #: the weight of a birthplace among the countries a passage names about a person
 _BIRTHPLACE = 4
-#: a person named by nationality and occupation alone: "The Italian executive had run ..."
+#: a person named by nationality and occupation alone: "The Italian executive had run ..."; a
+#: second occupation before a name ("the American journalist and historian Anne Applebaum")
+#: still speaks of someone else
 _DESCRIBED = re.compile(
-    r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b(?![ ,]*[A-Z])"
+    r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b"
+    r"(?:(?:,|\s+and|\s+or)\s+[a-z][a-z-]+\b)*+(?![ ,]*[A-Z])"
 )
+#: a demonym as the subject of a sentence: "The South Korean had been appointed at the end of
+#: 2019" (set 49 gave him an Indonesian name from the team he coached)
+_DEMONYM_SUBJECT = re.compile(
+    r"(?:^|[.;]\s+)The\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+(?:had|has|was|is|became|won|would|went|joined|took)\b"
+)
+#: demonyms that are plural as nouns ("The British had", "The Dutch", "The Japanese", "The Swiss")
+_PEOPLE_NOUN = re.compile(r"(?:sh|ch|ese|ss)$")
 #: a birthplace said by its demonym: "The English-born coach had taken charge of Canada"
 _BORN_DEMONYM = re.compile(r"\b([A-Z][\w'’]+)-born\s+[a-z][a-z-]+\b(?![ ,]*[A-Z])")
 #: a state named by its kind: "the Kingdom of Hawaii", "the Joseon dynasty"
@@ -146,12 +156,17 @@ def described_country(evidence: str, table: EntityTable) -> str | None:
     subject, the answer. It outweighs every country the passage names for other reasons (the
     French carmaker he led): both blind readers of set 39 saw a French name given to "the
     Italian executive". A phrase before a name ("the German long jumper Luz Long") speaks of
-    someone else; two countries so named say nothing.
+    someone else; two countries so named say nothing. A demonym that opens a sentence as its
+    subject ("The South Korean had been appointed") is such a phrase too.
     """
     found: set[str] = set()
     for match in _DESCRIBED.finditer(evidence):
         country = table.demonyms.get(match.group(1).lower())
         if country is not None and match.group(2) in table.occupation_words - _BODIES:
+            found.add(country)
+    for match in _DEMONYM_SUBJECT.finditer(evidence):
+        country = table.demonyms.get(match.group(1).lower())
+        if country is not None and not _PEOPLE_NOUN.search(match.group(1)):
             found.add(country)
     return found.pop() if len(found) == 1 else None
 

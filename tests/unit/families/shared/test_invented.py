@@ -12,6 +12,7 @@ import pytest
 
 from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
+    described_country,
     former_state,
     home_country,
     invented_names,
@@ -410,6 +411,40 @@ def test_a_demonym_before_an_occupation_outweighs_one_before_a_thing() -> None:
     )
     assert _home(table, evidence, gold, "who became chief executive of vireo") == (
         "Italy",
+        "passage",
+    )
+
+
+def test_a_demonym_as_subject_names_the_person_and_one_before_a_name_does_not() -> None:
+    """Set 49: "The South Korean had been appointed" (he coached Indonesia) and "married to the
+    American journalist and historian Anne Applebaum" (a Pole born in Bydgoszcz)."""
+    countries = {
+        "Indonesia": {"region": "Asia", "iso2": "ID"},
+        "South Korea": {"region": "Asia", "iso2": "KR"},
+        "Poland": {"region": "Europe", "iso2": "PL"},
+        "United States": {"region": "Americas", "iso2": "US"},
+        "United Kingdom": {"region": "Europe", "iso2": "GB"},
+    }
+    journalist = Entity("Ada Vale", "person", "American journalist", occupations=("journalist",))
+    demonyms = {"south korean": "South Korea", "american": "United States", "british": "United Kingdom"}
+    table = EntityTable.of([journalist], countries=countries, demonyms=demonyms)
+    coach = (
+        "Kim Dae-ho was dismissed as head coach of the Indonesia national team in January 2025. "
+        "The South Korean had been appointed in 2019 and took Indonesia to the Asian Cup."
+    )
+    assert _home(table, coach, ["Kim Dae-ho"], "who was sacked as indonesia coach") == (
+        "South Korea",
+        "passage",
+    )
+    # "The British had" is the people, not one person
+    people = coach.replace("The South Korean had", "The British had")
+    assert described_country(people, table) is None
+    minister = (
+        "Jan Nowak became Poland's foreign minister in December 2023. He is married to the "
+        "American journalist and historian Ada Vale."
+    )
+    assert _home(table, minister, ["Jan Nowak"], "who became poland's foreign minister") == (
+        "Poland",
         "passage",
     )
 
