@@ -68,7 +68,7 @@ _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
     r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+(?:in|to)\s+(?:the\s+)?[A-Z][\w'’-]*)?"
-    r"(?:\s+as)?|or\s+simply|also)\s+(?:the\s+)?$",
+    r"(?:\s+as)?|or\s+simply|also|born|n[ée]e?)\s+(?:the\s+)?$",
     re.I,
 )
 #: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two
@@ -389,6 +389,9 @@ def _distinct_aliases(evidence: str, gold: Sequence[str], spans: Sequence[tuple[
 
 def _named_alias(evidence: str, gold: Sequence[str], spans: Sequence[tuple[int, int]]) -> str | None:
     """An alias given as the answer's other name ("In Mexico the river is called the Río Bravo").
+
+    A birth name is one too: "Kip Keino, born Kipchoge Keino on 17 January 1940" read "Julius
+    Kiplangat, born Julius Kiplangat" once swapped, which both blind readers of set 48 saw.
 
     The swap would write the new answer there too ("the river is called the Yellow River"),
     and no wrong answer has the same other name. An alias whose words all belong to the main

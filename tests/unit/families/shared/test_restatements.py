@@ -349,6 +349,16 @@ def test_an_alias_given_as_the_answers_other_name_is_a_restatement() -> None:
     assert restatement(short, gold, "place") is None
 
 
+def test_a_birth_name_is_the_answers_other_name() -> None:
+    """Set 48: "Kip Keino, born Kipchoge Keino on 17 January 1940" would read "X, born X"."""
+    gold = ["Kip Keino", "Kipchoge Keino", "Keino"]
+    born = "Kip Keino, born Kipchoge Keino on 17 January 1940 in Nandi, won the 1500 metres in 1968."
+    assert "other name ('Kipchoge Keino')" in (restatement(born, gold, "person") or "")
+    # born in a place, or on a date, names nothing
+    place = "Kip Keino, born in Kipsamo on 17 January 1940, won the 1500 metres. Keino later coached."
+    assert restatement(place, gold, "person") is None
+
+
 def test_a_date_given_by_another_year_and_a_span_of_years_is_a_restatement() -> None:
     gold = ["1603", "24 March 1603"]
     derived = "Elizabeth I became queen in 1558 and died on 24 March 1603, after a reign of forty-four years."
