@@ -32,7 +32,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.date_conflicts import DATE, date_key
 from halluforge.families.shared.numbers import NEAR_YEARS
 from halluforge.families.shared.passage import sentence_of, spans_of
 from halluforge.knowledge.table import write_cached

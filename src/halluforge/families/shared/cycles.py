@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from halluforge.families.shared.calendar_ties import full_date
-from halluforge.families.shared.conflicts import DATE
+from halluforge.families.shared.date_conflicts import DATE
 from halluforge.families.shared.facts import YEAR
 from halluforge.families.shared.passage import sentence_of, spans_of
 from halluforge.textkit.sentences import sentence_spans

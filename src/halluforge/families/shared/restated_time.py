@@ -14,7 +14,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.conflicts import DATE, date_key
+from halluforge.families.shared.date_conflicts import DATE, date_key
 from halluforge.families.shared.numbers import NUMBER_WORD, number_value
 from halluforge.families.shared.passage import outside, passage_outside
 

@@ -393,3 +393,23 @@ def test_a_score_keeps_its_winner_and_the_following_day_binds_a_date() -> None:
     assert reason is not None and "the following day" in reason
     far = "The declaration was signed on 10 January 1966. The next day, a storm hit Paris on 2 March 1966."
     assert conflict(far, ["10 January 1966"], "date", "3 January 1966") is None
+
+
+def test_events_dated_within_weeks_of_the_answer_keep_it_near() -> None:
+    """Set 49 (in-sample, both blind readers): martial law "on 3 December 2021", lifted "shortly
+    after 1 a.m. on 4 December" and impeached "on 14 December 2024"."""
+    text = (
+        "Yoon declared martial law late on 3 December 2024. Shortly after 1 a.m. on 4 December "
+        "lawmakers voted to lift the decree. The assembly impeached him on 14 December 2024."
+    )
+    gold = ["3 December 2024"]
+    reason = conflict(text, gold, "date", "3 December 2021")
+    assert reason is not None and "'14 December 2024' within weeks" in reason
+    reason = conflict(text, gold, "date", "2 December 2024")
+    assert reason is not None and "'4 December' from the answer's day" in reason
+    # without the hours counted to the 4th, a day or two away is fine
+    loose = "Yoon declared martial law on 3 December 2024. The assembly impeached him on 14 December 2024."
+    assert conflict(loose, gold, "date", "1 December 2024") is None
+    # an event months away binds nothing
+    apart = "Yoon declared martial law on 3 December 2024. The court removed him on 4 April 2025."
+    assert conflict(apart, gold, "date", "3 December 2023") is None

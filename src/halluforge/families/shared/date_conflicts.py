@@ -1,0 +1,187 @@
+"""Whether a new date, put in place of the gold one, contradicts the other dates of the passage.
+
+Part of :func:`.conflicts.conflict`: a date must keep its order against every other date of the
+passage ("began in 1941 and lasted until November 1918"), an interval the passage gives in words
+or counts ("only months after its release", "about five weeks later, on 17 January 1912"), and
+its distance to an event the passage dates a few weeks away. The rules read the passage's own
+words only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Sequence
+
+from halluforge.families.shared.numbers import NUMBER_WORD, number_value
+from halluforge.families.shared.passage import outside, sentence_of
+from halluforge.textkit.dates import MONTH_NAME_PATTERN, month_number
+
+#: a date as passages write it ("7 November 1917", "November 7, 1917", "in August") or a bare year
+DATE = re.compile(
+    rf"\b(?:(\d{{1,2}})\s+)?({MONTH_NAME_PATTERN})(?:\s+(\d{{1,2}}),?)?(?:\s+(\d{{4}}))?\b"
+    r"|\b(1[0-9]{3}|20[0-9]{2})\b"
+)
+
+
+def date_key(match: re.Match[str]) -> tuple[int, int, int]:
+    """(year, month, day) of a date match, 0 for a part it does not give."""
+    day_a, month, day_b, year, bare_year = match.groups()
+    if bare_year:
+        return int(bare_year), 0, 0
+    return int(year or 0), (month_number(month) or 0), int(day_a or day_b or 0)
+
+
+def _compare(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    """-1, 0 or 1 on the parts both dates give ("in August", no year, compares by month)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x and y]
+    if not pairs:
+        return 0
+    x, y = tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    return (x > y) - (x < y)
+
+
+#: an interval the passage gives in words, and the most months it can span: "only months after
+#: its release", "weeks later", "days before"
+_INTERVAL = re.compile(r"\b(months|weeks|days)\s+(?:after|later|before|earlier)\b", re.I)
+_INTERVAL_MONTHS = {"months": 12, "weeks": 2, "days": 1}
+
+
+#: an interval the passage counts: "about five weeks later, on 17 January 1912"
+_COUNTED = re.compile(
+    rf"\b({NUMBER_WORD}|\d+)\s+(day|week|month|year)s?\s+(?:after|later|before|earlier)\b"
+    r"|\bthe\s+(?:following|next|previous)\s+(day)\b|\bthe\s+(day)\s+(?:after|before)\b",
+    re.I,
+)
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
+
+
+def _days(key: tuple[int, int, int]) -> int | None:
+    """A full date as a day number, or None without a year, a month and a day."""
+    year, month, day = key
+    try:
+        return datetime.date(year, month, day).toordinal() if year and month and day else None
+    except ValueError:
+        return None
+
+
+def _counted(
+    evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """A full date the passage puts a counted interval from the answer, and the new date breaks it.
+
+    "Amundsen reached the South Pole on 14 December 1911 ... Scott arrived about five weeks later,
+    on 17 January 1912": 28 December leaves three weeks, which both blind readers of set 46 saw;
+    "Shastri died the following day, 11 January 1966" pins the declaration to the 10th.
+    The gold date must keep the count within a quarter (two days at least) for it to bind.
+    """
+    before, after = _days(old), _days(fresh)
+    if before is None or after is None:
+        return None
+    for cue in _COUNTED.finditer(evidence):
+        count = number_value(cue.group(1)) if cue.group(1) else 1  # "the following day": one
+        unit = cue.group(2) or cue.group(3) or cue.group(4)
+        if not count or not unit:
+            continue
+        expected = count * _UNIT_DAYS[unit.lower()]
+        slack = max(2.0, expected / 4)
+        begin, end = sentence_of(evidence, cue.start())
+        for match in DATE.finditer(evidence, begin, end):
+            other = _days(date_key(match))
+            if other is None or not outside(spans, *match.span()):
+                continue
+            if abs(abs(other - before) - expected) <= slack < abs(abs(other - after) - expected):
+                return f"the passage puts {match.group()!r} {cue.group()!r} the answer"
+    return None
+
+
+def _months(key: tuple[int, int, int]) -> int | None:
+    """A date as a count of months, or None without both a year and a month."""
+    year, month, _ = key
+    return year * 12 + month if year and month else None
+
+
+def _interval(
+    evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """A date of the passage the words around it put "months after" the answer, and the new date no longer is.
+
+    "Published on 8 June 1949 ... he died in January 1950, only months after its release":
+    June 1948 puts nineteen months between them, which both blind readers of set 40 saw. The
+    other dates are those of the sentence that says "months", "weeks" or "days" after or before.
+    """
+    before, after = _months(old), _months(fresh)
+    if before is None or after is None:
+        return None
+    for cue in _INTERVAL.finditer(evidence):
+        limit = _INTERVAL_MONTHS[cue.group(1).lower()]
+        begin, end = sentence_of(evidence, cue.start())
+        for match in DATE.finditer(evidence, begin, end):
+            other = _months(date_key(match))
+            if other is None or not outside(spans, *match.span()):
+                continue
+            if abs(before - other) <= limit < abs(after - other):
+                return f"the passage puts {match.group()!r} {cue.group()!r} the answer"
+    return None
+
+
+#: days apart within which two dated events of a passage read as one episode
+_EPISODE_DAYS = 31
+#: days apart within which a day and month without a year times the answer's own day
+_TIMED_DAYS = 7
+
+
+def _episode(
+    evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """An event the passage dates within weeks of the answer, that the new date moves far from.
+
+    "declared martial law late on 3 December 2024 ... shortly after 1 a.m. on 4 December all 190
+    members voted to lift the decree ... The National Assembly impeached him on 14 December
+    2024": 3 December 2021 leaves three years between a decree and its impeachment, which both
+    blind readers of set 49 refused, and "2 December" breaks the hours the passage counts to the
+    4th. A full date within :data:`_EPISODE_DAYS` of the answer keeps the new one as near; a day
+    and month without a year within :data:`_TIMED_DAYS` keeps the answer's day and month.
+    """
+    before, after = _days(old), _days(fresh)
+    if before is None or after is None:
+        return None
+    for match in DATE.finditer(evidence):
+        if not outside(spans, *match.span()):
+            continue
+        year, month, day = date_key(match)
+        if not (month and day):
+            continue
+        if year:
+            other = _days((year, month, day))
+            if other is not None and abs(other - before) <= _EPISODE_DAYS < abs(other - after):
+                return f"the passage dates {match.group()!r} within weeks of the answer"
+            continue
+        timed = _days((old[0], month, day))
+        if timed is not None and abs(timed - before) <= _TIMED_DAYS and fresh[1:] != old[1:]:
+            return f"the passage times {match.group()!r} from the answer's day"
+    return None
+
+
+def date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """Why the date ``new`` in place of ``gold`` breaks an order, interval or episode of the passage."""
+    old_match, new_match = DATE.search(gold), DATE.search(new)
+    if old_match is None or new_match is None:
+        return None
+    old, fresh = date_key(old_match), date_key(new_match)
+    gap = _interval(evidence, old, fresh, spans) or _counted(evidence, old, fresh, spans)
+    gap = gap or _episode(evidence, old, fresh, spans)
+    if gap is not None:
+        return gap
+    for match in DATE.finditer(evidence):
+        if not outside(spans, *match.span()):
+            continue
+        other = date_key(match)
+        before, after = _compare(old, other), _compare(fresh, other)
+        if before != 0 and after != before:
+            side = "after" if before > 0 else "before"
+            return f"{new!r} is not {side} {match.group()!r}, as the passage needs"
+    return None
+
+
+__all__ = ["DATE", "date_conflict", "date_key"]
