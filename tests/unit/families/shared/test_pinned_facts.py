@@ -413,3 +413,27 @@ def test_events_dated_within_weeks_of_the_answer_keep_it_near() -> None:
     # an event months away binds nothing
     apart = "Yoon declared martial law on 3 December 2024. The court removed him on 4 April 2025."
     assert conflict(apart, gold, "date", "3 December 2023") is None
+
+
+def test_counts_of_a_whole_and_told_goals_pin_a_number() -> None:
+    """Set 49 (in-sample, both blind readers): 75 of Labour's seats beside 33 + 2 x 10 others
+    in a 120-seat House, and a 6–0 final whose five scorers the passage names."""
+    house = (
+        "Labour won 65 seats in the 120-seat House of Representatives. National fell to 33 seats. "
+        "The Green Party and ACT each won 10 seats."
+    )
+    gold = ["65 seats", "65"]
+    reason = conflict(house, gold, "number", "75 seats")
+    assert reason is not None and "other 53 seats" in reason
+    assert conflict(house, gold, "number", "62 seats") is None
+    # counts that never fit the whole (an earlier election's) bind nothing
+    earlier = house + " In 2017 Labour had won 46 seats and National 56 seats."
+    assert conflict(earlier, gold, "number", "75 seats") is None
+    final = (
+        "Paris beat Inter 5–0 in the final. Hakimi opened the scoring, Doué scored twice and "
+        "Mayulu added a late goal."
+    )
+    reason = conflict(final, ["5–0", "5-0"], "number", "6–0")
+    assert reason is not None and "goals" in reason
+    bare = "Paris beat Inter 5–0 in the final in Munich, their first European title."
+    assert conflict(bare, ["5–0", "5-0"], "number", "4–0") is None
