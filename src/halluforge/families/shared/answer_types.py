@@ -155,6 +155,10 @@ _NAME_WORD = re.compile(
 _DATE_OPENERS = ("early", "mid", "late")
 
 
+#: a word that starts with a letter of any script
+_LETTER_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
 def _named_with_month(answer: str) -> bool:
     """A name that holds a month's name ("June Carter", "Jan van Eyck", "Theresa May"), not a date.
 
@@ -163,7 +167,7 @@ def _named_with_month(answer: str) -> bool:
     """
     if any(ch.isdigit() for ch in answer):
         return False
-    words = re.findall(r"[A-Za-z][\w'’-]*", answer)
+    words = _LETTER_WORD.findall(answer)  # any script: "Jan Žižka" was a date, "Žižka" unread
     return any(
         w[0].isupper() and month_number(w.rstrip(".")) is None and not w.lower().startswith(_DATE_OPENERS)
         for w in words
@@ -197,7 +201,7 @@ def _titled(answer: str) -> bool:
     """
     if any(ch.isdigit() for ch in answer):
         return False
-    words = re.findall(r"[A-Za-z][\w'’-]*", answer)
+    words = _LETTER_WORD.findall(answer)
     return any(w[:1].isupper() and not _COUNT_WORD.match(w) for w in words)
 
 
