@@ -357,6 +357,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         # "the United States Soccer Federation named Pochettino": part of a longer name, as a
         # demonym before a name is ("the Swedish Academy")
         named = re.match(r" [A-Z]", text[match.end() : match.end() + 2]) is not None
+        # "born in Georgetown, British Guiana": a demonym before it makes a colony's name (set 50
+        # read French Guiana there, and Clive Lloyd got no name)
+        before = WORD.findall(text[max(0, match.start() - 30) : match.start()])[-1:]
+        named = named or (bool(before) and before[0][:1].isupper() and before[0].lower() in table.demonyms)
         found.append((country, 2 if owns else 0 if named else 1))
     return found
 

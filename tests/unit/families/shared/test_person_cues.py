@@ -59,6 +59,16 @@ def test_a_country_inside_a_longer_name_counts_for_no_one() -> None:
     table = _table()
     assert countries_named("the United States Soccer Federation named him", table) == [("United States", 0)]
     assert countries_named("a World Cup the United States co-hosts", table) == [("United States", 1)]
+    # "British Guiana": a demonym before a country's name makes a colony's name (set 50 read
+    # French Guiana in "born in Georgetown, British Guiana, now Guyana")
+    guiana = EntityTable.of(
+        [],
+        countries={"French Guiana": {"iso2": "GF"}, "United Kingdom": {"iso2": "GB"}},
+        demonyms={"british": "United Kingdom", "french": "France"},
+    )
+    guiana.country_names["guiana"] = "French Guiana"  # a spelling countryinfo lists for it
+    assert ("French Guiana", 1) not in countries_named("born in British Guiana in 1944", guiana)
+    assert ("French Guiana", 1) in countries_named("born in Cayenne, French Guiana", guiana)
 
 
 def _heritage_table() -> EntityTable:
