@@ -117,7 +117,7 @@ _GENERIC = frozenset(
         *("west", "new", "saint", "university", "college", "institute", "museum", "park", "street"),
         *("bridge", "tower", "house", "church", "empire", "society", "association", "union", "party"),
         # venues ("Narendra Modi Stadium" beside "the stadium": set 47 skipped it as an echo)
-        *("stadium", "stadion", "arena", "ground", "oval"),
+        *("stadium", "stadion", "arena", "ground", "oval", "estadio", "estádio", "stadio", "stade"),
         "council",
         # titles and words of a kind of name ("Frontier Airlines", "Former Vice President")
         *TITLE_WORDS,
@@ -322,6 +322,8 @@ def _echo(
     for alias in gold[1:]:
         if normalize_answer(alias) in written:
             words |= _name_words(alias, person)
+    if person and len(gold[0].split()) > 1:  # "Antônio Carlos Gomes" of Carlos Gomes: a given name
+        words.discard(gold[0].split()[0])
     generic = _generic()
     stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
     given = gold[0].split()[0] if person and len(gold[0].split()) > 1 else ""

@@ -246,6 +246,17 @@ def test_a_venue_word_shared_with_the_answer_is_no_echo() -> None:
     """ "the stadium" beside "Narendra Modi Stadium" (set 47 skipped it, in-sample)."""
     text = "The final was played at Narendra Modi Stadium in Ahmedabad. The stadium holds 132,000."
     assert restatement(text, ["Narendra Modi Stadium", "Motera Stadium"], "place") is None
+    # set 50 (skips): "Estadio Pocitos" beside Estadio Centenario
+    uruguay = "The final was played at the Estadio Centenario. Earlier games were at Estadio Pocitos."
+    assert restatement(uruguay, ["Estadio Centenario", "Centenario"], "place") is None
+
+
+def test_the_answers_given_name_in_a_longer_alias_is_no_echo() -> None:
+    """Set 50 (skips): "Antônio Carlos Gomes" of Carlos Gomes beside the Italian "Carlo"."""
+    gold = ["Carlos Gomes", "Antônio Carlos Gomes", "Gomes"]
+    text = "Antônio Carlos Gomes wrote Il Guarany for La Scala, where Carlo Pedrotti conducted. "
+    text += "Gomes died in 1896."
+    assert restatement(text, gold, "person") is None
 
 
 def test_a_kind_word_shared_with_the_answer_is_no_echo() -> None:
