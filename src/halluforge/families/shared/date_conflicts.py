@@ -127,8 +127,10 @@ def _interval(
 
 #: days apart within which two dated events of a passage read as one episode
 _EPISODE_DAYS = 31
-#: days apart within which a day and month without a year times the answer's own day
-_TIMED_DAYS = 7
+#: days apart within which a day and month without a year times the answer's own day ("shortly
+#: after 1 a.m. on 4 December"); one further off ("the 26 August election", four days before a
+#: coup) only keeps its order
+_TIMED_DAYS = 1
 
 
 def _episode(

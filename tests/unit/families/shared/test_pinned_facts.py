@@ -410,6 +410,9 @@ def test_events_dated_within_weeks_of_the_answer_keep_it_near() -> None:
     # without the hours counted to the 4th, a day or two away is fine
     loose = "Yoon declared martial law on 3 December 2024. The assembly impeached him on 14 December 2024."
     assert conflict(loose, gold, "date", "1 December 2024") is None
+    # a day and month four days off only keeps its order (set 51: "the 26 August election")
+    coup = "Officers seized power on 30 August 2023, after the 26 August election results."
+    assert conflict(coup, ["30 August 2023"], "date", "28 August 2023") is None
     # an event months away binds nothing
     apart = "Yoon declared martial law on 3 December 2024. The court removed him on 4 April 2025."
     assert conflict(apart, gold, "date", "3 December 2023") is None
