@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from halluforge.families.shared.date_conflicts import date_conflict
+from halluforge.families.shared.number_ties import clock_moved, multiple_of, sum_of_parts, unit_dropped
 from halluforge.families.shared.numbers import NUMBER, NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import (
     numbers_outside,
@@ -342,7 +343,12 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
     if kind == "date":
         return date_conflict(evidence, gold[0], new, spans)
     if kind == "number":
-        turned = _score_turned(gold[0], new) or _goals_told(evidence, gold[0])
+        turned = (
+            _score_turned(gold[0], new)
+            or _goals_told(evidence, gold[0])
+            or clock_moved(gold[0], new)
+            or unit_dropped(gold[0], new)
+        )
         if turned:
             return turned
         found = NUMBER.search(new)
@@ -365,6 +371,8 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or _record_move(evidence, old_value, value, spans)
             or _majority(evidence, old_value, value, spans)
             or _over_total(evidence, old_value, value, spans)
+            or sum_of_parts(evidence, old_value, _gold_unit(evidence, spans), spans)
+            or multiple_of(evidence, old_value, value, _gold_unit(evidence, spans), spans)
         )
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)

@@ -125,8 +125,9 @@ def _interval(
     return None
 
 
-#: days apart within which two dated events of a passage read as one episode
-_EPISODE_DAYS = 31
+#: days apart within which two dated events of a passage read as one episode (two months: the
+#: Velvet Revolution of 17 November and Havel's election "on 29 December 1989", set 50)
+_EPISODE_DAYS = 62
 #: days apart within which a day and month without a year times the answer's own day ("shortly
 #: after 1 a.m. on 4 December"); one further off ("the 26 August election", four days before a
 #: coup) only keeps its order

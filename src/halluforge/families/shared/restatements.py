@@ -326,6 +326,8 @@ def _echo(
         words.discard(gold[0].split()[0])
     generic = _generic()
     stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
+    # a longer word ending in the name: "Pininfarina" of Farina (set 50, in-sample)
+    compounds = {w.lower() for w in words if len(w) >= 6 and w.lower() not in generic}
     given = gold[0].split()[0] if person and len(gold[0].split()) > 1 else ""
     # "the album Harry's House" in a passage on Harry Styles: a work named for the given name
     for match in re.finditer(rf"\b{re.escape(given)}['’]s\s+[A-Z]", evidence) if len(given) >= 3 else ():
@@ -335,7 +337,7 @@ def _echo(
         token = match.group().lower()
         if not outside(spans, *match.span()):
             continue
-        if any(token.startswith(s) for s in stems):
+        if any(token.startswith(s) for s in stems) or any(token.endswith(w) for w in compounds):
             return f"the passage echoes the answer's name in {match.group()!r}"
         if len(token) >= 4 and any(token.startswith(s) for s in short):  # then the sentence, if it counts
             sentence = sentence_of(evidence, match.start())

@@ -1,0 +1,105 @@
+"""Figures a passage ties the answer to: parts of a sum, a multiple of an earlier count, a clock time.
+
+Part of :func:`.conflicts.conflict` for numbers, each from the blind reading of sets 50 and 51
+(in-sample there): "won 191 seats ... with Komeito, which took 24 seats, the ruling bloc had
+215 seats" (any other count breaks the sum), "won 99 seats ..., nearly doubling its tally of
+52 seats in 2019" (120 is more than double), "13:58.06 ... under 14 minutes" (10:58.06 moved
+the minutes), and a bare "100" put where "98.83 per cent" stood ("100 of voters"). The rules
+read the passage's own words only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from halluforge.families.shared.numbers import number_value
+from halluforge.families.shared.passage import outside, sentence_of
+
+#: a whole number and the unit word after it: "24 seats", "215 seats"
+_COUNT = re.compile(r"\b(\d[\d,]*)\s+([a-z]+)\b")
+#: a multiple in words, with its factor
+_FACTORS = {"doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0, "halv": 0.5}
+_MULTIPLE = re.compile(
+    r"\b(nearly|almost|more\s+than|over)?\s*(doubl|tripl|quadrupl|halv)(?:ed|ing|e|es)\b", re.I
+)
+#: a clock time: "13:58.06", "2:01:09", "3:48.68"
+_CLOCK = re.compile(r"^\s*(\d{1,2}(?::\d{2}){1,2})(?:\.(\d+))?\s*$")
+
+
+def _counts(evidence: str, unit: str, spans: Sequence[tuple[int, int]]) -> list[tuple[float, str]]:
+    """The passage's whole counts in ``unit`` outside the answer, with their text."""
+    found = []
+    for match in _COUNT.finditer(evidence):
+        word = match.group(2).lower()
+        if outside(spans, *match.span()) and (word == unit or word == unit + "s"):
+            value = number_value(match.group(1))
+            if value is not None and value == int(value):
+                found.append((value, match.group()))
+    return found
+
+
+def sum_of_parts(evidence: str, gold: float, unit: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """Two other counts of the answer's unit the answer adds up with (a + gold = b) or to (a + b = gold)."""
+    if not unit or gold != int(gold):
+        return None
+    counts = _counts(evidence, unit, spans)
+    for (a, first), (b, second) in itertools.permutations(counts, 2):
+        if a + gold == b or (a + b == gold and a < b):
+            return f"the passage ties the answer to {first!r} and {second!r} by a sum"
+    return None
+
+
+def multiple_of(
+    evidence: str, gold: float, new: float, unit: str, spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """A count the answer's sentence calls a multiple of another that the new one is not.
+
+    "nearly doubling its tally of 52 seats": "nearly" is up to the factor, "more than" up to a
+    quarter past it, a plain multiple within a tenth of it.
+    """
+    if not unit:
+        return None
+    for start, _ in spans[:1]:
+        begin, end = sentence_of(evidence, start)
+        sentence_spans = [(s - begin, e - begin) for s, e in spans if begin <= s < end]
+        sentence = evidence[begin:end]
+        for cue in _MULTIPLE.finditer(sentence):
+            factor = _FACTORS[cue.group(2).lower()]
+            hedge = (cue.group(1) or "").lower()
+            low, high = (
+                (0.75 * factor, factor)
+                if hedge in ("nearly", "almost")
+                else (factor, 1.25 * factor)
+                if hedge
+                else (0.9 * factor, 1.1 * factor)
+            )
+            for other, text in _counts(sentence, unit, sentence_spans):
+                if other and low <= gold / other <= high and not low <= new / other <= high:
+                    return f"{new:g} is not {cue.group().strip()!r} {text!r}"
+    return None
+
+
+def clock_moved(gold: str, new: str) -> str | None:
+    """A clock time whose hours or minutes the new one changes: "13:58.06" moves by its seconds only.
+
+    "the first woman to run 5,000 metres in under 14 minutes, clocking 13:58.06": 10:58.06 read
+    as a typo to both blind readers of set 51.
+    """
+    old, fresh = _CLOCK.match(gold), _CLOCK.match(new)
+    if old is None or fresh is None:
+        return None
+    if old.group(1).split(":")[:-1] != fresh.group(1).split(":")[:-1]:
+        return f"{new!r} moves the leading parts of the time {gold!r}"
+    return None
+
+
+def unit_dropped(gold: str, new: str) -> str | None:
+    """A bare number put where the answer gives a unit: "100" for "98.83 per cent" read "100 of voters"."""
+    if re.search(r"[^\d\s.,]", gold) and re.fullmatch(r"\s*[\d.,]+\s*", new) and not _CLOCK.match(gold):
+        return f"{new!r} drops the unit of {gold!r}"
+    return None
+
+
+__all__ = ["clock_moved", "multiple_of", "sum_of_parts", "unit_dropped"]

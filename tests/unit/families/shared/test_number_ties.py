@@ -1,0 +1,61 @@
+"""Figures a passage ties the answer to (sets 50 and 51, read blind; in-sample there)."""
+
+from __future__ import annotations
+
+from halluforge.families.shared.conflicts import conflict
+from halluforge.families.shared.restatements import restatement
+
+JAPAN = (
+    "The Liberal Democratic Party won 191 seats in the 465-seat House. With Komeito, which took "
+    "24 seats, the ruling bloc had 215 seats, short of the 233 needed for a majority."
+)
+
+
+def test_a_count_that_adds_up_with_two_others_is_pinned() -> None:
+    reason = conflict(JAPAN, ["191 seats", "191"], "number", "170 seats")
+    assert reason is not None and "'24 seats' and '215 seats'" in reason
+    # counts that add up to nothing leave the answer free
+    loose = JAPAN.replace("215 seats", "about two hundred seats")
+    assert conflict(loose, ["191 seats", "191"], "number", "180 seats") is None
+
+
+def test_a_multiple_of_an_earlier_count_keeps_its_factor() -> None:
+    india = (
+        "Congress won 99 seats in the 543-member Lok Sabha, nearly doubling its tally of 52 seats in 2019."
+    )
+    gold = ["99 seats", "99"]
+    reason = conflict(india, gold, "number", "120 seats")
+    assert reason is not None and "nearly doubling" in reason
+    assert conflict(india, gold, "number", "95 seats") is None
+    tripled = "The party won 90 seats, tripling its 30 seats of 2019."
+    assert conflict(tripled, ["90 seats", "90"], "number", "60 seats") is not None
+    assert conflict(tripled, ["90 seats", "90"], "number", "88 seats") is None
+
+
+def test_a_clock_time_moves_in_its_seconds_and_a_unit_is_kept() -> None:
+    race = "Chebet became the first woman to run 5,000 metres in under 14 minutes, clocking 13:58.06."
+    reason = conflict(race, ["13:58.06"], "number", "10:58.06")
+    assert reason is not None and "leading parts" in reason
+    assert conflict(race, ["13:58.06"], "number", "13:57.41") is None
+    vote = "In the referendum, 98.83 per cent of voters backed independence."
+    reason = conflict(vote, ["98.83 per cent", "98.83%"], "number", "100")
+    assert reason is not None and "drops the unit" in reason
+    assert conflict(vote, ["98.83 per cent", "98.83%"], "number", "97.4 per cent") is None
+
+
+def test_a_longer_word_ending_in_the_name_echoes_it() -> None:
+    """ "founder of the Pininfarina design house" beside the driver Giuseppe Farina."""
+    gold = ["Giuseppe Farina", "Nino Farina", "Farina"]
+    text = "Giuseppe Farina won the 1950 title. His uncle founded the Pininfarina design house."
+    reason = restatement(text, gold, "person")
+    assert reason is not None and "'Pininfarina'" in reason
+    plain = "Giuseppe Farina won the 1950 title for Alfa Romeo at Silverstone."
+    assert restatement(plain, gold, "person") is None
+
+
+def test_events_two_months_apart_keep_the_year() -> None:
+    """The Velvet Revolution "on 17 November 1989" and Havel elected "on 29 December 1989"."""
+    text = "The revolution began on 17 November 1989. On 29 December 1989 the assembly elected Havel."
+    reason = conflict(text, ["17 November 1989"], "date", "17 November 1987")
+    assert reason is not None and "within weeks" in reason
+    assert conflict(text, ["17 November 1989"], "date", "10 November 1989") is None
