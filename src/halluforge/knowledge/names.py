@@ -358,6 +358,23 @@ def surname_first(name: str, stock: NameStock) -> bool:
     return stock.holds(None, first) == 1 and stock.holds(first, None) == 0 and stock.holds(None, last) == 0
 
 
+def family_name_first(name: str, stocks: Iterable[NameStock] | None = None) -> bool:
+    """Whether ``name`` is written family name first.
+
+    By the stocks it comes from (:func:`surname_first`), else by a stock of a language that writes
+    names so and lists its first word as a surname only. "Zhao Xintong": Faker's Chinese stocks
+    list Zhao as a surname and not Xintong, so no stock holds both words and :func:`name_origin`
+    finds none; the name is still read family name first.
+    """
+    every = list(stocks if stocks is not None else name_stocks().values())
+    if any(surname_first(name, stock) for stock in name_origin(name, every)):
+        return True
+    words = name.split()
+    return len(words) >= 2 and any(
+        stock.language in _FAMILY_FIRST and surname_first(name, stock) for stock in every
+    )
+
+
 def invent_person(
     stocks: Sequence[NameStock],
     gender: str | None,
@@ -381,6 +398,7 @@ def invent_person(
 __all__ = [
     "NameStock",
     "community_firsts",
+    "family_name_first",
     "invent_person",
     "name_origin",
     "name_stocks",

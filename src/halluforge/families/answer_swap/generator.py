@@ -84,6 +84,7 @@ from halluforge.families.shared.wrong_answer import (
     ask_attempt,
 )
 from halluforge.forge.base import ForgeContext, Generator, GeneratorOptions
+from halluforge.knowledge.names import family_name_first
 from halluforge.prompts import Template
 from halluforge.records import (
     Edit,
@@ -159,12 +160,15 @@ def _surname(gold: list[str], evidence: str, kind: str) -> list[str]:
     """A person's surname the passage uses on its own ("... Undset wrote"), when no alias gives it.
 
     Left unswapped it would still state the true answer after the swap; as an alias it takes the
-    new person's surname (:func:`~halluforge.families.shared.spans.short_form`).
+    new person's surname (:func:`~halluforge.families.shared.spans.short_form`). A name its
+    stock writes family name first gives its first word ("Zhao Xintong ... Zhao, who had
+    beaten"), which the invented name, written the same way, replaces: set 51 skipped two such
+    seeds, and the code before issue 26 left "Hong" beside a new name.
     """
     words = gold[0].split()
     if not kind.startswith("person") or len(words) < 2:
         return []
-    last = words[-1].strip(",.")
+    last = (words[0] if family_name_first(gold[0]) else words[-1]).strip(",.")
     if (
         len(last) < 3
         or not last[:1].isupper()

@@ -168,15 +168,23 @@ def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
     A passage names a person in full once and then by surname ("William Herschel ... Herschel
     wanted"), a mountain by its name without "Mount": the short occurrence takes as many of
     the new answer's last words ("Johannes Kepler" -> "Kepler wanted", "Mount Etna" -> "Etna"),
-    with a lower-case particle before them ("da Vinci"). None when no longer alias ends with
-    the occurrence, when the new answer is not longer, or when it ends in "Jr." and the like.
+    with a lower-case particle before them ("da Vinci"). An occurrence that opens a longer
+    alias is a family name written first ("Zhao Xintong ... Zhao"): it takes the new answer's
+    first words. None when no longer alias ends or opens with the occurrence, when the new
+    answer is not longer, or when it ends in "Jr." and the like.
     """
     words = normalize_answer(occurrence).split()
     new_words = new.split()
-    if not words or len(new_words) <= len(words) or new_words[-1].lower() in _SUFFIXES:
+    if not words or len(new_words) <= len(words):
         return None
-    longer = (normalize_answer(a).split() for a in aliases)
-    if not any(len(a) > len(words) and a[-len(words) :] == words for a in longer):
+    longer = [normalize_answer(a).split() for a in aliases if len(normalize_answer(a).split()) > len(words)]
+    if not any(a[-len(words) :] == words for a in longer):
+        # a family name written first ("Zhao Xintong ... Zhao, who had beaten"): the new name's
+        # first words, the new name being written family name first too
+        if any(a[: len(words)] == words for a in longer):
+            return " ".join(new_words[: len(words)])
+        return None
+    if new_words[-1].lower() in _SUFFIXES:
         return None
     first = len(new_words) - len(words)
     while first > 1 and new_words[first - 1][:1].islower():  # "Leonardo da Vinci" -> "da Vinci"

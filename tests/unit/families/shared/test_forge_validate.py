@@ -50,6 +50,13 @@ def test_span_replace_gives_a_surname_the_new_surname(text: str, expected: str) 
     assert span_replace(text, ["Ada Brook", "Brook"], "Carl Sagan") == expected
 
 
+def test_a_family_name_written_first_takes_the_new_family_name() -> None:
+    """Set 51: "Zhao Xintong ... Zhao, who had beaten" (the seed was skipped before)."""
+    text = "Zhao Xintong won the title. Zhao, who had beaten Ronnie O'Sullivan, took the prize."
+    out = span_replace(text, ["Zhao Xintong", "Zhao"], "Wang Lei")
+    assert out == "Wang Lei won the title. Wang, who had beaten Ronnie O'Sullivan, took the prize."
+
+
 def test_span_replace_short_form_needs_a_longer_alias() -> None:
     # no alias ends with the occurrence: the full new answer everywhere
     assert span_replace("Brook built it. Brook left.", ["Brook"], "Carl Sagan") == (

@@ -18,7 +18,7 @@ from halluforge.families.shared.numbers import numbers_close
 from halluforge.families.shared.restatements import restatement
 from halluforge.families.shared.roles import question_role
 from halluforge.families.shared.wrong_answer import WrongAnswer
-from halluforge.knowledge.names import NameStock, surname_first
+from halluforge.knowledge.names import NameStock, family_name_first, surname_first
 from halluforge.knowledge.table import Entity, EntityTable
 
 UNION = Entity("Soviet Union", "place", "Country in Eurasia from 1922 to 1991")
@@ -247,6 +247,10 @@ def test_a_name_in_its_stocks_own_order_is_read_surname_first() -> None:
     assert not surname_first("Paul Maurice", western)
     chinese_too = _stock("zh_CN", ("Wei", "Wang"), ("Wu", "Wang"))
     assert surname_first("Wang Wei", chinese_too)
+    # "Zhao Xintong": no stock holds both words, a family-first stock holds Zhao as a surname
+    stocks = [_stock("zh_CN", ("Wei", "Xiuying"), ("Zhao", "Wang")), american]
+    assert family_name_first("Zhao Xintong", stocks)
+    assert not family_name_first("Jackson Pollock", stocks)
 
 
 def test_a_hyphened_demonym_names_the_heritage_first() -> None:
