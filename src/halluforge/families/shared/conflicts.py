@@ -9,7 +9,9 @@ outside a range the passage gives around the gold one ("on average 20 km wide ..
 30 km") or on the other side of a measure in its unit ("8,611 metres" of "the 8,000-metre
 peaks"), or a singular noun put before the plural verb the gold answer had ("the cell membrane
 are"). Whatever depends on the passage alone is computed once per passage (cached), since
-:func:`conflict` runs for every candidate.
+:func:`conflict` runs for every candidate. The date rules live in
+:mod:`~halluforge.families.shared.date_conflicts`, figures tied to the answer by a sum, a
+multiple or a clock in :mod:`~halluforge.families.shared.number_ties`.
 
 The rules read the passage's own words only (no world knowledge).
 """
