@@ -68,7 +68,8 @@ _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
     r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+it)?(?:\s+(?:in|to)\s+(?:the\s+)?[A-Z][\w'’-]*)?"
-    r"(?:\s+as)?|or\s+simply|also|born|n[ée]e?)\s+(?:the\s+)?$",
+    r"(?:\s+as)?|or\s+simply|also|born|n[ée]e?|(?:reading|form|spelling)\s+of\s+(?:his|her|its|their)\s+name,?)"
+    r"\s+(?:the\s+)?$",
     re.I,
 )
 #: an item of a list: a name of up to four words ("North America", "G") or, after a colon, a word or two

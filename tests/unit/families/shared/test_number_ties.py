@@ -59,3 +59,26 @@ def test_events_two_months_apart_keep_the_year() -> None:
     reason = conflict(text, ["17 November 1989"], "date", "17 November 1987")
     assert reason is not None and "within weeks" in reason
     assert conflict(text, ["17 November 1989"], "date", "10 November 1989") is None
+
+
+def test_one_other_count_that_fits_with_the_answer_binds_it() -> None:
+    """Set 53: the NDA's 293 of "the 543-member Lok Sabha" beside "the INDIA bloc won 234 seats"."""
+    text = (
+        "The National Democratic Alliance won 293 seats in the 543-member Lok Sabha. The opposition "
+        "INDIA bloc won 234 seats."
+    )
+    gold = ["293 seats", "293"]
+    reason = conflict(text, gold, "number", "340 seats")
+    assert reason is not None and "'234 seats'" in reason
+    assert conflict(text, gold, "number", "301 seats") is None
+
+
+def test_another_reading_of_the_name_is_the_answers_other_name() -> None:
+    """Set 52: "forced to compete under the Japanese reading of his name, Son Kitei"."""
+    gold = ["Sohn Kee-chung", "Sohn", "Son Kitei"]
+    text = (
+        "Sohn Kee-chung won the 1936 marathon. He had to compete under the Japanese reading of his "
+        "name, Son Kitei."
+    )
+    reason = restatement(text, gold, "person:athlete")
+    assert reason is not None and "other name ('Son Kitei')" in reason

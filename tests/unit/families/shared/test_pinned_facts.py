@@ -433,9 +433,12 @@ def test_counts_of_a_whole_and_told_goals_pin_a_number() -> None:
     reason = conflict(house, gold, "number", "75 seats")
     assert reason is not None and "other 53 seats" in reason
     assert conflict(house, gold, "number", "62 seats") is None
-    # counts that never fit the whole (an earlier election's) bind nothing
+    # an earlier election's counts are set aside; counts that never fit the whole bind nothing
     earlier = house + " In 2017 Labour had won 46 seats and National 56 seats."
-    assert conflict(earlier, gold, "number", "75 seats") is None
+    reason = conflict(earlier, gold, "number", "75 seats")
+    assert reason is not None and "other 53 seats" in reason
+    unfit = house + " The two main parties hold 97 seats in the upper house."
+    assert conflict(unfit, gold, "number", "75 seats") is None
     final = (
         "Paris beat Inter 5–0 in the final. Hakimi opened the scoring, Doué scored twice and "
         "Mayulu added a late goal."
