@@ -355,7 +355,15 @@ def surname_first(name: str, stock: NameStock) -> bool:
     this_way = stock.holds(first, last)
     if stock.holds(last, first) == 2 and this_way < (2 if stock.language in _FAMILY_FIRST else 1):
         return True
-    return stock.holds(None, first) == 1 and stock.holds(first, None) == 0 and stock.holds(None, last) == 0
+    # "Wu Zetian": only the first word known, as a surname, in a language that writes names so;
+    # elsewhere a given name the stock lacks ("Martin Schlegel" in de_CH, set 53: "Probst Jaron")
+    # is no evidence
+    return (
+        stock.language in _FAMILY_FIRST
+        and stock.holds(None, first) == 1
+        and stock.holds(first, None) == 0
+        and stock.holds(None, last) == 0
+    )
 
 
 def family_name_first(name: str, stocks: Iterable[NameStock] | None = None) -> bool:

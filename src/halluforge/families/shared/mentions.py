@@ -122,9 +122,10 @@ def heritage_first(text: str, table: EntityTable) -> str:
     )
 
 
-#: a heritage the passage states: "born in Mississauga to Romanian parents", "of Pakistani descent"
+#: a heritage the passage states: "born in Mississauga to Romanian parents", "of Pakistani descent",
+#: "Born in France to an American military family" (set 53, in-sample: a French name for Bruce Bochy)
 _HERITAGE = re.compile(
-    r"\b(?:to|of)\s+(?:an?\s+)?([A-Z][\w'’-]+)(?:\s+and\s+[A-Z][\w'’-]+)?\s+"
+    r"\b(?:to|of)\s+(?:an?\s+)?([A-Z][\w'’-]+)(?:\s+and\s+[A-Z][\w'’-]+)?\s+(?:[a-z]+\s+)?"
     r"(?:parents|immigrants|descent|heritage|origin|ancestry|father|mother|family)\b"
     r"|\b([A-Z][\w'’]+)-born\b"  # "Japanese-born American climate scientist"
 )

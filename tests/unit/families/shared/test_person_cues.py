@@ -100,6 +100,11 @@ def test_a_stated_heritage_gives_the_invented_name_its_country() -> None:
     facts = read_facts(text, gold, "who won the 2019 us open women's singles", "person:athlete", table)
     assert facts.heritage_country == "Romania" and facts.demonym_country == "Canada"
     assert home_country(facts, text, gold, "", table) == ("Romania", "heritage")
+    # a word between the demonym and the family ("to a Romanian farming family", set 53's
+    # "Born in France to an American military family")
+    farming = text.replace("to Romanian parents", "to a Romanian farming family")
+    facts = read_facts(farming, gold, "who won", "person:athlete", table)
+    assert facts.heritage_country == "Romania"
     # no heritage phrase: the country after the name
     plain = text.replace(", to Romanian parents", "")
     facts = read_facts(plain, gold, "who won", "person:athlete", table)

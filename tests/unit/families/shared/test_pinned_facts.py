@@ -247,6 +247,10 @@ def test_a_name_in_its_stocks_own_order_is_read_surname_first() -> None:
     assert not surname_first("Paul Maurice", western)
     chinese_too = _stock("zh_CN", ("Wei", "Wang"), ("Wu", "Wang"))
     assert surname_first("Wang Wei", chinese_too)
+    # outside those languages one word known as a surname only is no evidence (set 53: "Martin
+    # Schlegel" read surname first in a stock listing Martin as a surname alone)
+    swiss = _stock("fr_CH", ("Luc", "Anne"), ("Martin", "Favre"))
+    assert not surname_first("Martin Schlegel", swiss)
     # "Zhao Xintong": no stock holds both words, a family-first stock holds Zhao as a surname
     stocks = [_stock("zh_CN", ("Wei", "Xiuying"), ("Zhao", "Wang")), american]
     assert family_name_first("Zhao Xintong", stocks)
