@@ -97,4 +97,49 @@ def relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None
     return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
 
 
-__all__ = ["days_between", "derived_date", "relative_date"]
+#: an anniversary the passage counts: "the 50th anniversary of", "the centenary of"
+_ANNIVERSARY = re.compile(
+    r"\b(?:(\d+)(?:st|nd|rd|th)\s+anniversary|(centenary|centennial|bicentenary|bicentennial))\b", re.I
+)
+_CENTURIES = {"centenary": 100, "centennial": 100, "bicentenary": 200, "bicentennial": 200}
+
+
+def anniversary(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A date the passage gives as an anniversary of another, of the anniversary's sentence.
+
+    "the 50th anniversary of the 23 August 1939 pact": set 54's Baltic Way moved to 9 August
+    1989 beside it, which both blind readers refused (in-sample).
+    """
+    old = DATE.search(gold)
+    if old is None:
+        return None
+    year, month, day = date_key(old)
+    for cue in _ANNIVERSARY.finditer(evidence):
+        count = int(cue.group(1)) if cue.group(1) else _CENTURIES[cue.group(2).lower()]
+        begin = evidence.rfind(". ", 0, cue.start()) + 1
+        end = evidence.find(". ", cue.end())
+        for match in DATE.finditer(evidence, begin, end if end >= 0 else len(evidence)):
+            other = date_key(match)
+            if not outside(spans, *match.span()) or other[0] + count != year:
+                continue
+            if (month and other[1] and other[1] != month) or (day and other[2] and other[2] != day):
+                continue
+            return f"the passage gives the answer as the {cue.group()!r} of {match.group()!r}"
+    return None
+
+
+def year_number(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A number the passage also writes as a year.
+
+    "a main span of 2,023 metres, chosen to mark the republic's centenary in 2023" (set 55, both
+    blind readers, in-sample).
+    """
+    if not (1000 <= gold <= 2100 and gold == int(gold)):
+        return None
+    for match in _YEARS.finditer(evidence):
+        if outside(spans, *match.span()) and int(match.group()) == gold:
+            return f"the passage writes the answer as the year {match.group()!r}"
+    return None
+
+
+__all__ = ["anniversary", "days_between", "derived_date", "relative_date", "year_number"]

@@ -44,7 +44,13 @@ from halluforge.families.shared.passage import (
     spans_of,
     year_value,
 )
-from halluforge.families.shared.restated_time import days_between, derived_date, relative_date
+from halluforge.families.shared.restated_time import (
+    anniversary,
+    days_between,
+    derived_date,
+    relative_date,
+    year_number,
+)
 from halluforge.families.shared.restated_units import converted, two_values
 from halluforge.families.shared.roles import TITLE_WORDS
 from halluforge.textkit.answers import normalize_answer
@@ -468,9 +474,14 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
             or two_values(evidence, spans)
             or converted(evidence, spans)
             or days_between(evidence, value, spans)
+            or year_number(evidence, value, spans)
         )
     if kind == "date":
-        return relative_date(evidence, spans) or derived_date(evidence, gold[0], spans)
+        return (
+            relative_date(evidence, spans)
+            or derived_date(evidence, gold[0], spans)
+            or anniversary(evidence, gold[0], spans)
+        )
     return (
         (_asked(question, gold) if kind.startswith("person") else None)
         or _inside_name(evidence, spans)

@@ -82,3 +82,20 @@ def test_another_reading_of_the_name_is_the_answers_other_name() -> None:
     )
     reason = restatement(text, gold, "person:athlete")
     assert reason is not None and "other name ('Son Kitei')" in reason
+
+
+def test_an_anniversary_and_a_year_restate_the_answer() -> None:
+    """Set 54: the Baltic Way "on the 50th anniversary of the 23 August 1939 pact"; set 55: a span
+    of 2,023 metres "chosen to mark the centenary in 2023"."""
+    chain = "The Baltic Way formed on 23 August 1989, the 50th anniversary of the pact of 23 August 1939."
+    gold = ["23 August 1989", "August 23, 1989"]
+    reason = restatement(chain, gold, "date")
+    assert reason is not None and "'50th anniversary'" in reason
+    # another anniversary, or another year, restates nothing
+    other = chain.replace("50th anniversary", "40th anniversary")
+    assert restatement(other, gold, "date") is None
+    bridge = "Its main span is 2,023 metres, chosen to mark the republic's centenary in 2023."
+    reason = restatement(bridge, ["2,023 metres", "2023 m"], "number")
+    assert reason is not None and "year '2023'" in reason
+    plain = "Its main span is 2,023 metres; it opened in 2022."
+    assert restatement(plain, ["2,023 metres", "2023 m"], "number") is None
