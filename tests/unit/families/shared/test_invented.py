@@ -82,6 +82,17 @@ def _home(table: EntityTable, evidence: str, gold: list[str], question: str) -> 
     )
 
 
+def test_a_country_counted_once_needs_a_name_its_stocks_know() -> None:
+    """One mention of Honduras made Pat Gelsinger Honduran (set 19, in-sample); a name the
+    country's stocks list keeps the country (Argentina here, which has a stock of its own)."""
+    countries = {"Argentina": {"region": "Americas", "iso2": "AR", "languages": ["es"]}}
+    table = EntityTable.of([], countries=countries)
+    text = "{} became chief executive in 2021. The firm opened a plant in Argentina."
+    reason = _home(table, text.format("Pat Gelsinger"), ["Pat Gelsinger"], "who became ceo")
+    assert reason[0] is None and "one mention of Argentina" in reason[1]
+    assert _home(table, text.format("Juan Martínez"), ["Juan Martínez"], "who became ceo")[0] == "Argentina"
+
+
 def test_a_country_takes_its_own_locale_else_a_neighbours_else_its_subregions() -> None:
     """Own locale (in any language spoken there), a neighbour's in an official language, the subregion's."""
     twi = NameStock("tw_GH", first=KENYA.first, last=NORWAY.last)
@@ -136,8 +147,8 @@ def test_the_home_country_comes_from_a_demonym_a_birthplace_or_the_question() ->
 def test_a_country_the_passage_names_wins_a_tie_with_a_towns_country() -> None:
     """ "Commanded at Bergen" (a town of Norway) beside "the Republic of Kenya": Kenya, as named."""
     table = _table()
-    gold = ["Ola Dahl"]
-    evidence = "The Republic of Kenya was led by Ola Dahl, an officer who had commanded at Bergen."
+    gold = ["Daniel Mwangi"]
+    evidence = "The Republic of Kenya was led by Daniel Mwangi, an officer who had commanded at Bergen."
     assert _home(table, evidence, gold, "who led it") == ("Kenya", "passage")
 
 
@@ -260,9 +271,9 @@ def test_a_place_after_a_placing_word_counts_for_the_home_country() -> None:
         "Las Vegas", "place", "City in Nevada, United States", place_type="city", country="United States"
     )
     table = _table(vegas)
-    evidence = "Zork Quibble won the award. The pianist from Las Vegas played twice."
-    facts = read_facts(evidence, ["Zork Quibble"], "who won", "person", table)
-    assert home_country(facts, evidence, ["Zork Quibble"], "who won", table) == ("United States", "passage")
+    evidence = "John Quibble won the award. The pianist from Las Vegas played twice in Las Vegas."
+    facts = read_facts(evidence, ["John Quibble"], "who won", "person", table)
+    assert home_country(facts, evidence, ["John Quibble"], "who won", table) == ("United States", "passage")
 
 
 def test_an_invented_woman_with_a_name_no_table_knows_passes_the_gender_check() -> None:
