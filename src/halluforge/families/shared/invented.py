@@ -57,6 +57,7 @@ from halluforge.knowledge.names import (
     stocks_of_name,
     surname_first,
 )
+from halluforge.knowledge.sources import first_name_leans
 from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -265,7 +266,8 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     come from another person in the sentences read ("Sharpless's second Nobel, after his 2001
     award" beside "Bertozzi became one of only a handful of women"); else a clear majority of
     the context's gendered words ("the first woman ... she ... her father"); else the pronoun
-    that opens a sentence about the answer.
+    that opens a sentence about the answer; else, when the passage has no gendered word at all,
+    the gender the gold first name leans to (:func:`~halluforge.knowledge.sources.first_name_leans`).
     """
     if facts.gender is not None:
         return facts.gender
@@ -283,7 +285,9 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
         openers = {m.lower() for m in _OPENING_PRONOUN.findall(" ".join(facts.about))}
     if len(openers) == 1:
         return "female" if openers == {"she"} else "male"
-    return None
+    # no word about the person's gender at all: the gender the gold first name leans to
+    first = gold[0].split()[0] if len(gold[0].split()) > 1 else ""
+    return first_name_leans().get(first.casefold()) if not (female or male) else None
 
 
 def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:

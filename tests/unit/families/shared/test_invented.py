@@ -676,3 +676,16 @@ def test_a_communitys_own_first_names_outrank_the_eras_attested_ones(monkeypatch
     found, info = invented_names(facts, evidence, gold, "who designed the hall", table, random.Random(0))
     assert found and all(name.split()[0] in own for name in found)
     assert info["era"] == "names of today"
+
+
+def test_a_passage_with_no_gendered_word_takes_the_first_names_lean() -> None:
+    """Set 55: "Senior coach Chris Fagan" and no pronoun; Faker lists Chris for men 8 times to 1."""
+    table = _table()
+    evidence = "Senior coach Chris Fagan guided Brisbane to the 2024 premiership. Fagan took over in 2017."
+    gold = ["Chris Fagan", "Fagan"]
+    facts = read_facts(evidence, gold, "who coached brisbane", "person", table)
+    assert person_gender(facts, gold, table) == "male"
+    # a passage that says something of gender decides, whatever the first name
+    woman = evidence + " She was the first woman to coach the club."
+    facts = read_facts(woman, gold, "who coached brisbane", "person", table)
+    assert person_gender(facts, gold, table) == "female"
