@@ -43,10 +43,14 @@ from typing import TYPE_CHECKING, Any
 from halluforge.families.shared.mentions import (
     BORN,
     DIED,
+    WINDOW,
     WORD,
     about_answer,
     country_after,
     country_before,
+    demonym_after,
+    demonym_apposed,
+    demonym_next,
     gender_context,
     gender_cues,
     heritage_country,
@@ -90,8 +94,6 @@ def men_only(evidence: str) -> str | None:
     return "male" if _MENS.search(evidence) and not _WOMENS.search(evidence) else None
 
 
-#: words either side of the answer read for its role and demonym ("the Danish architect X")
-_WINDOW = 6
 #: a person is adult at this age: a donor born later than the event year minus this is refused
 ADULT = 14
 
@@ -140,43 +142,6 @@ def _answer_sentence(evidence: str, gold: list[str]) -> tuple[str, int, int]:
 _LIFE_SLACK = 10
 
 
-def _demonym_after(after: str, table: EntityTable) -> str | None:
-    """A demonym in apposition after the answer ("Aitana Bonmatí, the Spanish midfielder, ...").
-
-    Only before any other capitalised word, and followed by a lower-case word: in "beat the
-    Serbian Novak Djokovic" the demonym belongs to the next name.
-    """
-    words = WORD.findall(after)[:_WINDOW]
-    for i, word in enumerate(words):
-        following = words[i + 1] if i + 1 < len(words) else ""
-        if table.is_demonym(word):
-            return word if following[:1].islower() else None
-        if word[:1].isupper():
-            return None
-    return None
-
-
-#: a sentence that opens by naming the answer by nationality: "The Argentine had previously managed"
-_DEMONYM_SUBJECT = re.compile(
-    r"^\s*The\s+([A-Z][\w'’-]+)\s+(?:had|has|was|is|also|later|then|previously|first|became|would)\b"
-)
-
-
-def _demonym_next(evidence: str, gold: list[str], table: EntityTable) -> str | None:
-    """A demonym that stands for the answer at the opening of the next sentence, or None.
-
-    News passages go on "Mauricio Pochettino ... The Argentine had previously managed
-    Tottenham": the demonym is the answer's own. Only before a verb or an adverb, so "The
-    French government said" (a demonym before a noun) speaks of no one.
-    """
-    spans = answer_spans(evidence, gold)
-    if not spans:
-        return None
-    _, end = sentence_of(evidence, spans[0][0])
-    match = _DEMONYM_SUBJECT.match(evidence[end:])
-    return match.group(1) if match is not None and table.is_demonym(match.group(1)) else None
-
-
 def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: EntityTable) -> Facts:
     """The facts around the gold answer that a donor must agree with."""
     sentence, start, end = _answer_sentence(evidence, gold)
@@ -184,8 +149,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in YEAR.findall(f"{outside} {question}")}))
     # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.mentions.heritage_first`)
-    before = WORD.findall(heritage_first(sentence[:start], table))[-_WINDOW:]
-    after = WORD.findall(sentence[end:])[:_WINDOW]
+    before = WORD.findall(heritage_first(sentence[:start], table))[-WINDOW:]
+    after = WORD.findall(sentence[end:])[:WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):
         phrases = set(near) | {f"{a} {b}" for a, b in itertools.pairwise(near)}
@@ -210,7 +175,11 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         # countryinfo knows it, else kept as the word people's descriptions open with
         own = {w for g in gold for w in g.split()}
         words = [w for w in before[-4:] if w not in own and table.is_demonym(w)]
-        apposed = sentence and (_demonym_after(sentence[end:], table) or _demonym_next(evidence, gold, table))
+        apposed = sentence and (
+            demonym_after(sentence[end:], table)
+            or demonym_next(evidence, gold, table)
+            or demonym_apposed(evidence, gold, table)
+        )
         if words or apposed:
             word = words[-1] if words else str(apposed)
             facts.demonym_words = (word,)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.spans import answer_spans
 from halluforge.textkit.answers import answer_key
 from halluforge.textkit.sentences import sentence_spans
@@ -366,15 +367,78 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     return found
 
 
+def demonym_apposed(evidence: str, gold: list[str], table: EntityTable) -> str | None:
+    """A demonym in apposition after a later mention: "Anderson, an American, joined from Roche".
+
+    Set 57 (in-sample, one reader hard, one strict): Bayer's American chief executive took a
+    German name from the German group and Leverkusen.
+    """
+    words = gold[0].split()
+    names = {*gold, words[-1]} if len(words) > 1 else set(gold)
+    for name in sorted(names, key=len, reverse=True):
+        pattern = rf"(?<![\w-]){re.escape(name)},\s+(?:an?|the)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)[\s,]"
+        for match in re.finditer(pattern, evidence):
+            found = match.group(1)
+            for word in (found, found.split()[0]):
+                if table.is_demonym(word):
+                    return word
+    return None
+
+
+#: words either side of the answer read for its role and demonym ("the Danish architect X")
+WINDOW = 6
+
+
+def demonym_after(after: str, table: EntityTable) -> str | None:
+    """A demonym in apposition after the answer ("Aitana Bonmatí, the Spanish midfielder, ...").
+
+    Only before any other capitalised word, and followed by a lower-case word: in "beat the
+    Serbian Novak Djokovic" the demonym belongs to the next name.
+    """
+    words = WORD.findall(after)[:WINDOW]
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if table.is_demonym(word):
+            return word if following[:1].islower() else None
+        if word[:1].isupper():
+            return None
+    return None
+
+
+#: a sentence that opens by naming the answer by nationality: "The Argentine had previously managed"
+_DEMONYM_SUBJECT = re.compile(
+    r"^\s*The\s+([A-Z][\w'’-]+)\s+(?:had|has|was|is|also|later|then|previously|first|became|would)\b"
+)
+
+
+def demonym_next(evidence: str, gold: list[str], table: EntityTable) -> str | None:
+    """A demonym that stands for the answer at the opening of the next sentence, or None.
+
+    News passages go on "Mauricio Pochettino ... The Argentine had previously managed
+    Tottenham": the demonym is the answer's own. Only before a verb or an adverb, so "The
+    French government said" (a demonym before a noun) speaks of no one.
+    """
+    spans = answer_spans(evidence, gold)
+    if not spans:
+        return None
+    _, end = sentence_of(evidence, spans[0][0])
+    match = _DEMONYM_SUBJECT.match(evidence[end:])
+    return match.group(1) if match is not None and table.is_demonym(match.group(1)) else None
+
+
 __all__ = [
     "BORN",
     "DIED",
+    "WINDOW",
     "WORD",
     "about_answer",
     "answer_names",
     "countries_named",
     "country_after",
     "country_before",
+    "demonym_after",
+    "demonym_apposed",
+    "demonym_next",
     "gender_context",
     "gender_cues",
     "heritage_country",

@@ -136,3 +136,22 @@ def test_a_country_written_with_accents_is_found_in_a_passage() -> None:
     ]
     # offsets still point into the original text, so "côte" in lower case is no proper noun
     assert countries_named("a côte d'ivoire dish", table) == []
+
+
+def test_a_demonym_apposed_to_a_later_mention_names_the_person() -> None:
+    """Set 57 (in-sample): "Anderson, an American, joined from Roche" after Bayer's Leverkusen."""
+    table = EntityTable.of(
+        [],
+        countries={"United States": {"iso2": "US"}, "Germany": {"iso2": "DE"}},
+        demonyms={"american": "United States", "german": "Germany"},
+    )
+    text = (
+        "LEVERKUSEN, Germany - Bill Anderson took over as chief executive of Bayer, the German group. "
+        "Anderson, an American, joined from Roche."
+    )
+    gold = ["Bill Anderson", "Anderson"]
+    facts = read_facts(text, gold, "who became ceo of bayer", "person:business", table)
+    assert facts.demonym_country == "United States"
+    # a demonym before another name after the comma is that name's ("Anderson, the German Hans Vogel")
+    other = text.replace("Anderson, an American, joined", "Anderson met the German banker Hans Vogel")
+    assert read_facts(other, gold, "who became ceo", "person:business", table).demonym_country is None
