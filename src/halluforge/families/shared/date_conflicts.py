@@ -87,7 +87,9 @@ def _counted(
         slack = max(2.0, expected / 4)
         begin, end = sentence_of(evidence, cue.start())
         for match in DATE.finditer(evidence, begin, end):
-            other = _days(date_key(match))
+            year, month, day = date_key(match)
+            # "eleven days before the first round ... on 20 August": the answer's year (set 57)
+            other = _days((year or old[0], month, day))
             if other is None or not outside(spans, *match.span()):
                 continue
             if abs(abs(other - before) - expected) <= slack < abs(abs(other - after) - expected):

@@ -451,3 +451,15 @@ def test_counts_of_a_whole_and_told_goals_pin_a_number() -> None:
     assert reason is not None and "goals" in reason
     bare = "Paris beat Inter 5–0 in the final in Munich, their first European title."
     assert conflict(bare, ["5–0", "5-0"], "number", "4–0") is None
+
+
+def test_a_counted_interval_to_a_day_without_a_year_binds_the_date() -> None:
+    """Set 57 (in-sample, both readers): shot "on 9 August 2023 ... eleven days before the first
+    round of the snap election on 20 August"."""
+    text = (
+        "Villavicencio was shot dead on 9 August 2023. The killing came eleven days before the first "
+        "round on 20 August."
+    )
+    reason = conflict(text, ["9 August 2023"], "date", "16 August 2023")
+    assert reason is not None and "eleven days before" in reason
+    assert conflict(text, ["9 August 2023"], "date", "8 August 2023") is None
