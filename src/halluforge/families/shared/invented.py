@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.facts import YEAR, men_only
-from halluforge.families.shared.mentions import WORD, countries_named
+from halluforge.families.shared.mentions import WORD, countries_named, described_country
 from halluforge.knowledge.names import (
     community_firsts,
     invent_person,
@@ -89,30 +89,8 @@ _GENDER_MAJORITY = 2
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
 _BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
-#: occupation words of the table that name a body, not a person: "the German group" that
-#: Källenius led is Daimler, and gave the Swede a German name in set 41
-_BODIES = frozenset(
-    (
-        *("group", "company", "firm", "band", "team", "club", "side", "squad", "party", "bank"),
-        *("brand", "label", "maker", "carmaker", "government", "federation", "association", "orchestra"),
-    )
-)
 #: the weight of a birthplace among the countries a passage names about a person
 _BIRTHPLACE = 4
-#: a person named by nationality and occupation alone: "The Italian executive had run ..."; a
-#: second occupation before a name ("the American journalist and historian Anne Applebaum")
-#: still speaks of someone else
-_DESCRIBED = re.compile(
-    r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+([a-z][a-z-]+)\b"
-    r"(?:(?:,|\s+and|\s+or)\s+[a-z][a-z-]+\b)*+(?![ ,]*[A-Z])"
-)
-#: a demonym as the subject of a sentence: "The South Korean had been appointed at the end of
-#: 2019" (set 49 gave him an Indonesian name from the team he coached)
-_DEMONYM_SUBJECT = re.compile(
-    r"(?:^|[.;]\s+)The\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+(?:had|has|was|is|became|won|would|went|joined|took)\b"
-)
-#: demonyms that are plural as nouns ("The British had", "The Dutch", "The Japanese", "The Swiss")
-_PEOPLE_NOUN = re.compile(r"(?:sh|ch|ese|ss)$")
 #: a birthplace said by its demonym: "The English-born coach had taken charge of Canada"
 _BORN_DEMONYM = re.compile(r"\b([A-Z][\w'’]+)-born\s+[a-z][a-z-]+\b(?![ ,]*[A-Z])")
 #: a state named by its kind: "the Kingdom of Hawaii", "the Joseon dynasty"
@@ -147,29 +125,6 @@ def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
             if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence):
                 return name
     return None
-
-
-def described_country(evidence: str, table: EntityTable) -> str | None:
-    """The one country of the people the passage names by nationality and occupation alone, or None.
-
-    "The Italian executive had run Seat": a demonym before an occupation of the table's people,
-    with no name after it, speaks of a person the passage has named already, most often its
-    subject, the answer. It outweighs every country the passage names for other reasons (the
-    French carmaker he led): both blind readers of set 39 saw a French name given to "the
-    Italian executive". A phrase before a name ("the German long jumper Luz Long") speaks of
-    someone else; two countries so named say nothing. A demonym that opens a sentence as its
-    subject ("The South Korean had been appointed") is such a phrase too.
-    """
-    found: set[str] = set()
-    for match in _DESCRIBED.finditer(evidence):
-        country = table.demonyms.get(match.group(1).lower())
-        if country is not None and match.group(2) in table.occupation_words - _BODIES:
-            found.add(country)
-    for match in _DEMONYM_SUBJECT.finditer(evidence):
-        country = table.demonyms.get(match.group(1).lower())
-        if country is not None and not _PEOPLE_NOUN.search(match.group(1)):
-            found.add(country)
-    return found.pop() if len(found) == 1 else None
 
 
 def home_country(
@@ -261,7 +216,8 @@ def _fits_name(name: str, country: str, table: EntityTable) -> bool:
 def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | None:
     """The gold person's gender, or None when nothing tells it.
 
-    The context's when only one side's words occur (:attr:`Facts.gender`); else the gold
+    The context's when only one side's words occur (:attr:`Facts.gender`), unless a single word
+    contradicts the gold person's own gender (by the table); else the gold
     person's own, by the table's description or first name, when it is known: mixed cues often
     come from another person in the sentences read ("Sharpless's second Nobel, after his 2001
     award" beside "Bertozzi became one of only a handful of women"); else a clear majority of
@@ -269,9 +225,12 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     that opens a sentence about the answer; else, when the passage has no gendered word at all,
     the gender the gold first name leans to (:func:`~halluforge.knowledge.sources.first_name_leans`).
     """
-    if facts.gender is not None:
-        return facts.gender
     own = table.gender(gold[0])
+    # one gendered word against the person's own name is another person's ("Judge Aileen
+    # Cannon dismissed the case accusing Trump of mishandling documents at his estate": set 57
+    # gave her men's names, in-sample)
+    if facts.gender is not None and not (own is not None and own != facts.gender and sum(facts.cues) <= 1):
+        return facts.gender
     if own is not None:
         return own
     female, male = facts.cues

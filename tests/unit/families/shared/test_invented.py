@@ -12,7 +12,6 @@ import pytest
 
 from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
-    described_country,
     former_state,
     home_country,
     invented_names,
@@ -20,7 +19,7 @@ from halluforge.families.shared.invented import (
     person_gender,
     titled,
 )
-from halluforge.families.shared.mentions import countries_named
+from halluforge.families.shared.mentions import countries_named, described_country
 from halluforge.knowledge.names import (
     NameStock,
     borrowable,
@@ -689,3 +688,17 @@ def test_a_passage_with_no_gendered_word_takes_the_first_names_lean() -> None:
     woman = evidence + " She was the first woman to coach the club."
     facts = read_facts(woman, gold, "who coached brisbane", "person", table)
     assert person_gender(facts, gold, table) == "female"
+
+
+def test_one_word_against_a_gendered_name_is_another_persons() -> None:
+    """Set 57 (in-sample): "Judge Aileen Cannon dismissed the case accusing Trump of mishandling
+    documents at his estate": one "his" against a name the table reads female."""
+    table = _table()
+    evidence = "Judge Kari Lunde dismissed the case accusing the minister of hiding papers at his estate."
+    gold = ["Kari Lunde", "Lunde"]
+    facts = read_facts(evidence, gold, "which judge dismissed the case", "person", table)
+    assert facts.gender == "male" and person_gender(facts, gold, table) == "female"
+    # two words against the name decide
+    two = evidence + " He ruled again in May."
+    facts = read_facts(two, gold, "which judge dismissed the case", "person", table)
+    assert facts.gender == "male" and person_gender(facts, gold, table) == "male"
