@@ -392,7 +392,7 @@ def invented_names(
     """
     country, source = home_country(facts, evidence, gold, question, table)
     if country is None:
-        why = source if source.startswith("the ") else "no nationality in the passage, table or name"
+        why = source if source != "unknown" else "no nationality in the passage, table or name"
         return [], {"invented": why}
     stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
     if not stocks:

@@ -90,6 +90,13 @@ def test_a_country_counted_once_needs_a_name_its_stocks_know() -> None:
     reason = _home(table, text.format("Pat Gelsinger"), ["Pat Gelsinger"], "who became ceo")
     assert reason[0] is None and "one mention of Argentina" in reason[1]
     assert _home(table, text.format("Juan Martínez"), ["Juan Martínez"], "who became ceo")[0] == "Argentina"
+    # and the skip says so
+    evidence = text.format("Pat Gelsinger")
+    facts = read_facts(evidence, ["Pat Gelsinger"], "who became ceo", "person", table)
+    names, info = invented_names(
+        facts, evidence, ["Pat Gelsinger"], "who became ceo", table, random.Random(0)
+    )
+    assert names == [] and "one mention of Argentina" in info["invented"]
 
 
 def test_a_country_takes_its_own_locale_else_a_neighbours_else_its_subregions() -> None:
