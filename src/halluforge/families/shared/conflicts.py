@@ -23,7 +23,13 @@ import re
 from collections.abc import Sequence
 
 from halluforge.families.shared.date_conflicts import date_conflict
-from halluforge.families.shared.number_ties import clock_moved, multiple_of, sum_of_parts, unit_dropped
+from halluforge.families.shared.number_ties import (
+    clock_moved,
+    multiple_of,
+    sum_of_parts,
+    unit_counts,
+    unit_dropped,
+)
 from halluforge.families.shared.numbers import NUMBER, NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import (
     numbers_outside,
@@ -263,7 +269,9 @@ _YEAR = re.compile(r"\b(?:1[5-9]\d\d|20\d\d)\b")
 _EACH = re.compile(r"\beach\s+(?:[a-z]+\s+)?$")
 
 
-def _over_total(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
+def _over_total(
+    evidence: str, gold: float, new: float, unit: str, spans: tuple[tuple[int, int], ...]
+) -> str | None:
     """The other counts of the answer's unit, with the new one, exceed the whole the answer is of.
 
     "Labour won 65 seats in the 120-seat House ... National fell to 33 seats ... the Green Party
@@ -273,7 +281,6 @@ def _over_total(evidence: str, gold: float, new: float, spans: tuple[tuple[int, 
     beside the NDA's 293 of 543, set 53, in-sample), though a count inside the answer's (the
     BJP's 240 of the NDA's) may so refuse a new count that would have been fine.
     """
-    unit = _gold_unit(evidence, spans)
     for start, end in spans[:1]:
         total = _OF_TOTAL.match(evidence[end:])
         whole = number_value(total.group(1) or total.group(2)) if total else None
@@ -281,10 +288,7 @@ def _over_total(evidence: str, gold: float, new: float, spans: tuple[tuple[int, 
             return None
         years = set(_YEAR.findall(evidence[slice(*sentence_of(evidence, start))]))
         others = 0.0
-        for match in re.finditer(rf"\b(\d[\d,]*)\s+{re.escape(unit)}s?\b", evidence):
-            value = number_value(match.group(1))
-            if value is None or not outside(spans, *match.span()):
-                continue
+        for value, match in unit_counts(evidence, unit, spans):
             # "In 2017 Labour had won 46 seats": another year's count is set aside
             if set(_YEAR.findall(evidence[slice(*sentence_of(evidence, match.start()))])) - years:
                 continue
@@ -378,13 +382,14 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
         crossed = _crosses(evidence, old_value, value, spans)
         if crossed:
             return f"{new!r} falls on the other side of {crossed}"
+        unit = _gold_unit(evidence, spans)
         return (
             _whole(evidence, old_value, spans)
             or _record_move(evidence, old_value, value, spans)
             or _majority(evidence, old_value, value, spans)
-            or _over_total(evidence, old_value, value, spans)
-            or sum_of_parts(evidence, old_value, _gold_unit(evidence, spans), spans)
-            or multiple_of(evidence, old_value, value, _gold_unit(evidence, spans), spans)
+            or _over_total(evidence, old_value, value, unit, spans)
+            or sum_of_parts(evidence, old_value, unit, spans)
+            or multiple_of(evidence, old_value, value, unit, spans)
         )
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)

@@ -28,16 +28,23 @@ _MULTIPLE = re.compile(
 _CLOCK = re.compile(r"^\s*(\d{1,2}(?::\d{2}){1,2})(?:\.(\d+))?\s*$")
 
 
-def _counts(evidence: str, unit: str, spans: Sequence[tuple[int, int]]) -> list[tuple[float, str]]:
-    """The passage's whole counts in ``unit`` outside the answer, with their text."""
+def unit_counts(
+    evidence: str, unit: str, spans: Sequence[tuple[int, int]]
+) -> list[tuple[float, re.Match[str]]]:
+    """The passage's numbers in ``unit`` ("24 seats") outside the answer, with their matches."""
     found = []
     for match in _COUNT.finditer(evidence):
         word = match.group(2).lower()
         if outside(spans, *match.span()) and (word == unit or word == unit + "s"):
             value = number_value(match.group(1))
-            if value is not None and value == int(value):
-                found.append((value, match.group()))
+            if value is not None:
+                found.append((value, match))
     return found
+
+
+def _counts(evidence: str, unit: str, spans: Sequence[tuple[int, int]]) -> list[tuple[float, str]]:
+    """The passage's whole counts in ``unit`` outside the answer, with their text."""
+    return [(v, m.group()) for v, m in unit_counts(evidence, unit, spans) if v == int(v)]
 
 
 def sum_of_parts(evidence: str, gold: float, unit: str, spans: Sequence[tuple[int, int]]) -> str | None:
@@ -102,4 +109,4 @@ def unit_dropped(gold: str, new: str) -> str | None:
     return None
 
 
-__all__ = ["clock_moved", "multiple_of", "sum_of_parts", "unit_dropped"]
+__all__ = ["clock_moved", "multiple_of", "sum_of_parts", "unit_counts", "unit_dropped"]
