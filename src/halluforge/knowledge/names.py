@@ -375,12 +375,9 @@ def family_name_first(name: str, stocks: Iterable[NameStock] | None = None) -> b
     finds none; the name is still read family name first.
     """
     every = list(stocks if stocks is not None else name_stocks().values())
-    if any(surname_first(name, stock) for stock in name_origin(name, every)):
-        return True
-    words = name.split()
-    return len(words) >= 2 and any(
-        stock.language in _FAMILY_FIRST and surname_first(name, stock) for stock in every
-    )
+    origin = name_origin(name, every)
+    family_first = [stock for stock in every if stock.language in _FAMILY_FIRST]
+    return any(surname_first(name, stock) for stock in (*origin, *family_first))
 
 
 def invent_person(
