@@ -177,14 +177,14 @@ def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
     new_words = new.split()
     if not words or len(new_words) <= len(words):
         return None
-    longer = [normalize_answer(a).split() for a in aliases if len(normalize_answer(a).split()) > len(words)]
+    written = [normalize_answer(a).split() for a in aliases]
+    longer = [a for a in written if len(a) > len(words)]
     if not any(a[-len(words) :] == words for a in longer):
         # a family name written first ("Zhao Xintong ... Zhao, who had beaten"): the new name's
         # first words, the new name being written family name first too
         # (the main answer itself is no family name: "Onosato" beside the alias "Onosato Daiki"
         # became "Shota" on second mention, set 55, in-sample)
-        main = normalize_answer(aliases[0]).split() if aliases else []
-        if words != main and any(a[: len(words)] == words for a in longer):
+        if written[:1] != [words] and any(a[: len(words)] == words for a in longer):
             return " ".join(new_words[: len(words)])
         return None
     if new_words[-1].lower() in _SUFFIXES:
