@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from halluforge.families.shared.date_conflicts import DATE, date_key
 from halluforge.families.shared.numbers import NUMBER_WORD, number_value
-from halluforge.families.shared.passage import outside, passage_outside
+from halluforge.families.shared.passage import outside, passage_outside, sentence_of
 
 #: a date given as an offset of another ("Two years later", "three and a half years after", "the
 #: following year")
@@ -116,9 +116,7 @@ def anniversary(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> s
     year, month, day = date_key(old)
     for cue in _ANNIVERSARY.finditer(evidence):
         count = int(cue.group(1)) if cue.group(1) else _CENTURIES[cue.group(2).lower()]
-        begin = evidence.rfind(". ", 0, cue.start()) + 1
-        end = evidence.find(". ", cue.end())
-        for match in DATE.finditer(evidence, begin, end if end >= 0 else len(evidence)):
+        for match in DATE.finditer(evidence, *sentence_of(evidence, cue.start())):
             other = date_key(match)
             if not outside(spans, *match.span()) or other[0] + count != year:
                 continue
