@@ -21,11 +21,13 @@ from halluforge.families.shared.passage import outside, passage_outside, sentenc
 #: a date given as an offset of another ("Two years later", "three and a half years after", "the
 #: following year")
 _RELATIVE = re.compile(
-    rf"\b(?:(?:{NUMBER_WORD}|\d+)(?:\s+and\s+a\s+half)?\s+(?:years?|decades?|centur(?:y|ies))\s+"
+    rf"\b(?:(?P<count>{NUMBER_WORD}|\d+)(?P<half>\s+and\s+a\s+half)?\s+(?P<unit>years?|decades?|centur(?:y|ies))\s+"
     r"(?:later|after|earlier|before)"
     r"|the\s+(?:following|next|previous)\s+year)\b",
     re.I,
 )
+#: years in a unit of an offset ("two decades later": 20)
+_UNIT_YEARS = {"y": 1, "d": 10, "c": 100}
 _YEARS = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 #: a span of time in years that another date may be counted from ("a reign of 63 years", "for 40 years")
 _DURATION = re.compile(
@@ -86,15 +88,27 @@ def derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> 
     return None
 
 
-def relative_date(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """A passage that dates one event as an offset of another ("in 1894. Two years later ... 1896")."""
-    relative = _RELATIVE.search(evidence)
-    if relative is None:
+def relative_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A passage that dates the answer as an offset of another year ("in 1894. Two years later ... 1896").
+
+    The offset must link the answer's year to a year the passage states (within a year: "three
+    and a half years after the June 2016 vote" for 2020); an offset between two other events
+    ("annexed in 1898, five years after the overthrow") leaves the answer free.
+    """
+    years = [int(y) for y in _YEARS.findall(gold)]
+    if not years:
         return None
-    other = [m for m in _YEARS.finditer(evidence) if outside(spans, *m.span())]
-    if not other:
-        return None
-    return f"the passage dates the answer from {other[0].group()!r} ({relative.group()!r})"
+    others = [m for m in _YEARS.finditer(evidence) if outside(spans, *m.span())]
+    for relative in _RELATIVE.finditer(evidence):
+        count = number_value(relative.group("count")) if relative.group("count") else 1.0
+        if count is None:
+            continue
+        unit = (relative.group("unit") or "y")[0].lower()
+        offset = (count + (0.5 if relative.group("half") else 0)) * _UNIT_YEARS[unit]
+        for other in others:
+            if any(abs(int(other.group()) + sign * offset - years[0]) <= 1 for sign in (1, -1)):
+                return f"the passage dates the answer from {other.group()!r} ({relative.group()!r})"
+    return None
 
 
 #: an anniversary the passage counts: "the 50th anniversary of", "the centenary of"

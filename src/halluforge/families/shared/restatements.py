@@ -478,7 +478,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
         )
     if kind == "date":
         return (
-            relative_date(evidence, spans)
+            relative_date(evidence, gold[0], spans)
             or derived_date(evidence, gold[0], spans)
             or anniversary(evidence, gold[0], spans)
         )

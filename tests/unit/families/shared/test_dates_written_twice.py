@@ -99,9 +99,23 @@ def test_a_date_counted_in_years_and_a_half_from_another_is_a_restatement() -> N
     """ "three and a half years after the June 2016 referendum" ties 31 January 2020 to 2016."""
     text = "The UK left on 31 January 2020, more than three and a half years after the June 2016 vote."
     start = text.index("31 January 2020")
-    found = relative_date(text, [(start, start + len("31 January 2020"))])
+    found = relative_date(text, "31 January 2020", [(start, start + len("31 January 2020"))])
     assert found is not None and "three and a half years after" in found
-    assert relative_date("The UK left on 31 January 2020 after the 2016 vote.", [(15, 30)]) is None
+    assert relative_date("The UK left on 31 January 2020 after the 2016 vote.", "31 January 2020", [(15, 30)]) is None
+
+
+def test_an_offset_between_two_other_events_leaves_the_answer_free() -> None:
+    """ "conquered in 1521, two decades after ..." dates the conquest, not the answer's 1535."""
+    text = (
+        "The viceroyalty was created on 17 April 1535. Its capital had been conquered in 1521, "
+        "two decades after the first landing, and was rebuilt within a few years."
+    )
+    start = text.index("17 April 1535")
+    spans = [(start, start + len("17 April 1535"))]
+    assert relative_date(text, "17 April 1535", spans) is None
+    # the same offset counted from the answer's year ties it: 1515 is two decades before 1535
+    tied = text.replace("in 1521", "in 1555")
+    assert relative_date(tied, "17 April 1535", spans) is not None
 
 
 def test_a_name_written_as_a_word_is_a_restatement() -> None:
