@@ -85,6 +85,11 @@ _MIN_ATTESTED = 3
 _OPENING_PRONOUN = re.compile(r"(?:^|[.!?]\s+)(She|He)\b")
 #: a gendered word of one side must outnumber the other's this many times ("she ... her father")
 _GENDER_MAJORITY = 2
+#: a rank among women or men, said of the person a passage is about ("making her the second woman
+#: to lead", "the first female president"): it outweighs pronouns of the other people named
+_RANKED_GENDER = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|only|youngest|oldest)\s+(?:[a-z]+\s+)?(women|woman|female|men|man|male)\b"
+)
 
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
@@ -221,7 +226,8 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     person's own, by the table's description or first name, when it is known: mixed cues often
     come from another person in the sentences read ("Sharpless's second Nobel, after his 2001
     award" beside "Bertozzi became one of only a handful of women"); else a clear majority of
-    the context's gendered words ("the first woman ... she ... her father"); else the pronoun
+    the context's gendered words ("the first woman ... she ... her father"), unless the context ranks
+    the person among women or men ("the second woman to lead"), which decides; else the pronoun
     that opens a sentence about the answer; else, when the passage has no gendered word at all,
     the gender the gold first name leans to (:func:`~halluforge.knowledge.sources.first_name_leans`).
     """
@@ -234,6 +240,12 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     if own is not None:
         return own
     female, male = facts.cues
+    # mixed pronouns of a successor and a predecessor ("succeeds her party colleague Kariņš, who
+    # resigned after disputes within his coalition"): the rank said of the person decides (set 59,
+    # in-sample)
+    ranked = {m.group(1) in ("women", "woman", "female") for m in _RANKED_GENDER.finditer(facts.gender_text)}
+    if len(ranked) == 1:
+        return "female" if ranked == {True} else "male"
     if female >= _GENDER_MAJORITY * max(male, 1) and female > male:
         return "female"
     if male >= _GENDER_MAJORITY * max(female, 1) and male > female:

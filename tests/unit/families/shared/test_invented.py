@@ -709,3 +709,21 @@ def test_one_word_against_a_gendered_name_is_another_persons() -> None:
     two = evidence + " He ruled again in May."
     facts = read_facts(two, gold, "which judge dismissed the case", "person", table)
     assert facts.gender == "male" and person_gender(facts, gold, table) == "male"
+
+
+def test_a_rank_among_women_outweighs_a_predecessors_pronouns() -> None:
+    """Set 59 (in-sample): "making her the second woman to lead" beside a predecessor's "his"."""
+    table = _table()
+    evidence = (
+        "The assembly approved Vaira Ozola as premier, making her the second woman to lead a "
+        "government. Ozola succeeds her colleague Janis Berzs, who resigned after disputes within "
+        "his coalition. Ozola joined the cabinet when Berzs formed his second government."
+    )
+    gold = ["Vaira Ozola", "Ozola"]
+    facts = read_facts(evidence, gold, "who became premier", "person", table)
+    assert facts.gender is None and facts.cues == (3, 2)  # mixed, and no two-to-one majority
+    assert person_gender(facts, gold, table) == "female"
+    # a rank of both genders decides nothing
+    both = evidence.replace("second government", "second government as the first man to do so")
+    facts = read_facts(both, gold, "who became premier", "person", table)
+    assert person_gender(facts, gold, table) is None
