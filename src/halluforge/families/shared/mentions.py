@@ -132,6 +132,11 @@ _HERITAGE = re.compile(
 )
 #: a country right after a name: "Henri Auer of Austria became", "X of the United States was"
 _OF_COUNTRY = re.compile(r"^,?\s+of\s+((?:the\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})")
+#: a country's name as the adjective of a role in apposition: "Desiree Ellis, a former South Africa
+#: captain," (set 59, in-sample: the final's venue, "Accra, Ghana", gave her a Ghanaian name)
+_APPOSED_COUNTRY = re.compile(
+    r"^,\s+(?:an?|the)\s+(?:(?:former|current|then|retired)\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s+[a-z]"
+)
 
 
 def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None:
@@ -153,11 +158,14 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
 def country_after(after: str, table: EntityTable) -> str | None:
     """The country named right after the answer ("Doreen Bogdan-Martin of the United States"), or None.
 
+    Also a country's name standing as a role's adjective in apposition ("Desiree Ellis, a former
+    South Africa captain,").
+
     Such a phrase states the answer's country; without it the passage's other countries were
     counted, and "a former Russian deputy minister", her rival, gave the American winner a
     Russian name. The longest run of capitalised words the table knows as a country counts.
     """
-    match = _OF_COUNTRY.match(after)
+    match = _OF_COUNTRY.match(after) or _APPOSED_COUNTRY.match(after)
     if match is None:
         return None
     words = match.group(1).split()

@@ -128,6 +128,23 @@ def test_a_country_right_after_the_name_outweighs_a_rivals_demonym() -> None:
     assert facts.demonym_country is None
 
 
+def test_a_country_as_a_roles_adjective_in_apposition_is_the_persons() -> None:
+    """Set 59 (in-sample): "Desiree Ellis, a former South Africa captain," beside a final "in
+    Accra, Ghana" took a Ghanaian name."""
+    table = _heritage_table()
+    text = (
+        "Head coach Ana Lupu, a former Romania captain, led the team four years after the final in "
+        "Abidjan, Côte d'Ivoire. Both finalists had qualified for the tournament in Canada."
+    )
+    gold = ["Ana Lupu", "Lupu"]
+    facts = read_facts(text, gold, "who coached the team", "person:coach", table)
+    assert facts.demonym_country == "Romania"
+    assert home_country(facts, text, gold, "", table) == ("Romania", "demonym")
+    # a club's name in the same place is no country
+    club = text.replace("a former Romania captain", "a former Dinamo Bucharest captain")
+    assert read_facts(club, gold, "who coached the team", "person:coach", table).demonym_country is None
+
+
 def test_a_country_written_with_accents_is_found_in_a_passage() -> None:
     """ "Côte d'Ivoire" and "Türkiye" are keyed without accents; the passage keeps them."""
     table = _heritage_table()
