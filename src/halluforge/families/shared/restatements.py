@@ -305,6 +305,11 @@ def _stem(word: str) -> str:
     return word.lower()[: max(4, min(len(word) - 1, 6))]  # "portug" for Portuguese and Portugal
 
 
+def _single(word: str) -> str:
+    """A word with its doubled letters written once: "Valletta" and "Valette" both open "valet"."""
+    return re.sub(r"(.)\1+", r"\1", word)
+
+
 def _name_words(name: str, person: bool) -> set[str]:
     """The words of a name that could echo it; a person's given names are shared by too many people."""
     found = re.findall(r"[A-Za-z][\w-]*", name)
@@ -333,6 +338,9 @@ def _echo(
         words.discard(gold[0].split()[0])
     generic = _generic()
     stems = {_stem(w) for w in words if len(w) >= 4 and w.lower() not in generic}
+    # a name spelt with other doubled letters: "named Valletta in his honour" of Valette (set 58,
+    # in-sample); five letters at least, or "Hall" would echo in "halt"
+    singles = {_single(s) for s in stems if len(_single(s)) >= 5}
     # a longer word ending in the name: "Pininfarina" of Farina (set 50, in-sample)
     compounds = {w.lower() for w in words if len(w) >= 6 and w.lower() not in generic}
     given = gold[0].split()[0] if person and len(gold[0].split()) > 1 else ""
@@ -344,7 +352,11 @@ def _echo(
         token = match.group().lower()
         if not outside(spans, *match.span()):
             continue
-        if any(token.startswith(s) for s in stems) or any(token.endswith(w) for w in compounds):
+        if (
+            any(token.startswith(s) for s in stems)
+            or any(token.endswith(w) for w in compounds)
+            or any(_single(token).startswith(s) for s in singles)
+        ):
             return f"the passage echoes the answer's name in {match.group()!r}"
         if len(token) >= 4 and any(token.startswith(s) for s in short):  # then the sentence, if it counts
             sentence = sentence_of(evidence, match.start())

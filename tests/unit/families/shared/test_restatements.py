@@ -442,3 +442,13 @@ def test_a_share_the_passage_calls_a_majority_stays_one() -> None:
         )
         is None
     )
+
+
+def test_a_name_spelt_with_other_doubled_letters_is_an_echo() -> None:
+    """Set 58 (in-sample): "a new city ... named Valletta in his honour" of Jean de Valette."""
+    text = "Jean Morette led the order in 1565. In 1566 Morette founded a city named Morretta in his honour."
+    found = restatement(text, ["Jean Morette", "Morette"], "person:leader", "who led the order")
+    assert found is not None and "'Morretta'" in found
+    # a short name is not read through its doubled letters ("Hall" and "halted")
+    hall = "Peter Hall directed the play in 1955. The run halted in 1956."
+    assert restatement(hall, ["Peter Hall", "Hall"], "person", "who directed the play") is None
