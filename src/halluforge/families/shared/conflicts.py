@@ -26,6 +26,7 @@ from halluforge.families.shared.date_conflicts import date_conflict
 from halluforge.families.shared.number_ties import (
     clock_moved,
     multiple_of,
+    share_of_counts,
     sum_of_parts,
     unit_counts,
     unit_dropped,
@@ -279,7 +280,8 @@ def _over_total(
     saw (in-sample). It binds only where the gold count and the others fit the whole; one other
     count alone binds too where it fits with the gold one ("the INDIA bloc won 234 seats"
     beside the NDA's 293 of 543, set 53, in-sample), though a count inside the answer's (the
-    BJP's 240 of the NDA's) may so refuse a new count that would have been fine.
+    BJP's 240 of the NDA's) may so refuse a new count that would have been fine. Where the
+    answer and the other counts make the whole exactly, every other count breaks it.
     """
     for start, end in spans[:1]:
         total = _OF_TOTAL.match(evidence[end:])
@@ -297,6 +299,10 @@ def _over_total(
             others += value * (2 if _EACH.search(evidence[max(0, match.start() - 20) : match.start()]) else 1)
         if others and gold + others <= whole < new + others:
             return f"{new:g} and the passage's other {others:g} {unit}s make more than its {whole:g}"
+        # "83 seats of the 93 ... the opposition won 10 seats": the parts make the whole, and a
+        # smaller count leaves seats no one won (set 59, in-sample; both readers, strict)
+        if others and gold + others == whole and new != gold:
+            return f"the answer and the passage's other {others:g} {unit}s make its {whole:g}, which {new:g} breaks"
     return None
 
 
@@ -390,6 +396,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or _over_total(evidence, old_value, value, unit, spans)
             or sum_of_parts(evidence, old_value, unit, spans)
             or multiple_of(evidence, old_value, value, unit, spans)
+            or share_of_counts(evidence, gold[0], old_value, value, spans)
         )
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)

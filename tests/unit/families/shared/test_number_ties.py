@@ -99,3 +99,19 @@ def test_an_anniversary_and_a_year_restate_the_answer() -> None:
     assert reason is not None and "year '2023'" in reason
     plain = "Its main span is 2,023 metres; it opened in 2022."
     assert restatement(plain, ["2,023 metres", "2023 m"], "number") is None
+
+
+def test_a_share_of_a_given_count_keeps_the_counts_inside_the_whole() -> None:
+    """Set 59 (in-sample): "8,794,726 votes, or 36.61 per cent", with two rivals' counts; 45.61
+    per cent would make the three counts more than all valid votes."""
+    text = (
+        "Ana Rus won the presidency with 4,100,000 votes, or 41.0 per cent of the valid votes. "
+        "Ion Pop came second with 3,200,000 votes and Dan Ene third with 2,100,000."
+    )
+    gold = ["41.0 per cent", "41.0%"]
+    reason = conflict(text, gold, "number", "48.0 per cent")  # 4.1M / 9.4M = 43.6 per cent at most
+    assert reason is not None and "'4,100,000 votes'" in reason
+    assert conflict(text, gold, "number", "38.0 per cent") is None
+    # without the rivals' counts the whole is free
+    alone = text.split(" Ion Pop")[0]
+    assert conflict(alone, gold, "number", "48.0 per cent") is None

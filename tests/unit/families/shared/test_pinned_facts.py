@@ -453,6 +453,18 @@ def test_counts_of_a_whole_and_told_goals_pin_a_number() -> None:
     assert conflict(bare, ["5–0", "5-0"], "number", "4–0") is None
 
 
+def test_counts_that_make_the_whole_exactly_pin_the_answer_both_ways() -> None:
+    """Set 59 (in-sample, both readers strict): "won 83 seats of the 93 ... the opposition won 10
+    seats"; 75 seats left 8 that no one won."""
+    text = "The ruling party won 71 seats of the 81 in parliament. The opposition won 10 seats."
+    gold = ["71 seats", "71"]
+    reason = conflict(text, gold, "number", "64 seats")
+    assert reason is not None and "make its 81" in reason
+    # a whole the parts do not fill leaves a smaller count free
+    partial = text.replace("won 10 seats", "won 6 seats")
+    assert conflict(partial, gold, "number", "64 seats") is None
+
+
 def test_a_counted_interval_to_a_day_without_a_year_binds_the_date() -> None:
     """Set 57 (in-sample, both readers): shot "on 9 August 2023 ... eleven days before the first
     round of the snap election on 20 August"."""
