@@ -302,7 +302,8 @@ def _over_total(
         # "83 seats of the 93 ... the opposition won 10 seats": the parts make the whole, and a
         # smaller count leaves seats no one won (set 59, in-sample; both readers, strict)
         if others and gold + others == whole and new != gold:
-            return f"the answer and the passage's other {others:g} {unit}s make its {whole:g}, which {new:g} breaks"
+            parts = f"the answer and the passage's other {others:g} {unit}s"
+            return f"{parts} make its {whole:g}, which {new:g} breaks"
     return None
 
 

@@ -43,19 +43,21 @@ from typing import TYPE_CHECKING, Any
 from halluforge.families.shared.mentions import (
     BORN,
     DIED,
-    WINDOW,
     WORD,
     about_answer,
+    gender_context,
+    gender_cues,
+    stated_year,
+)
+from halluforge.families.shared.nationality import (
+    WINDOW,
     country_after,
     country_before,
     demonym_after,
     demonym_apposed,
     demonym_next,
-    gender_context,
-    gender_cues,
     heritage_country,
     heritage_first,
-    stated_year,
 )
 from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.roles import role_groups
@@ -148,7 +150,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     outside = sentence[:start] + " " + sentence[end:]
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in YEAR.findall(f"{outside} {question}")}))
-    # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.mentions.heritage_first`)
+    # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.nationality.heritage_first`)
     before = WORD.findall(heritage_first(sentence[:start], table))[-WINDOW:]
     after = WORD.findall(sentence[end:])[:WINDOW]
     near = [w.lower() for w in (*before, *after)]

@@ -48,7 +48,8 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.facts import YEAR, men_only
-from halluforge.families.shared.mentions import WORD, countries_named, described_country
+from halluforge.families.shared.mentions import WORD
+from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (
     community_firsts,
     invent_person,

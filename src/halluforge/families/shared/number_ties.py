@@ -89,8 +89,9 @@ def multiple_of(
 
 
 #: a count with its unit written next to a share of it: "8,794,726 votes, or 36.61 per cent"
-_COUNT_BEFORE = re.compile(r"\b(\d{1,3}(?:,\d{3})+|\d{4,})\s+([a-z]+)\W{0,3}(?:\s*(?:or|and|with|of)\b)?\W*$")
-_COUNT_AFTER = re.compile(r"^\W{0,3}(?:\s*(?:or|and|with|from)\b)?\W*(\d{1,3}(?:,\d{3})+|\d{4,})\s+([a-z]+)\b")
+_BIG = r"(\d{1,3}(?:,\d{3})+|\d{4,})"
+_COUNT_BEFORE = re.compile(rf"\b{_BIG}\s+([a-z]+)\W{{0,3}}(?:\s*(?:or|and|with|of)\b)?\W*$")
+_COUNT_AFTER = re.compile(rf"^\W{{0,3}}(?:\s*(?:or|and|with|from)\b)?\W*{_BIG}\s+([a-z]+)\b")
 #: a count with separators and no word after it: "third with 6,101,533."
 _BARE = re.compile(r"(?<![\d,.])(\d{1,3}(?:,\d{3})+)(?![\d,]*\s+[a-z])(?!,\d)")
 _SHARE = re.compile(r"%|\bper\s*cent\b", re.I)
@@ -99,7 +100,7 @@ _SHARE = re.compile(r"%|\bper\s*cent\b", re.I)
 def share_of_counts(
     evidence: str, gold: str, gold_value: float, new: float, spans: Sequence[tuple[int, int]]
 ) -> str | None:
-    """A share whose count the passage gives, beside other counts of the same whole, that the new share breaks.
+    """A share of a count the passage gives, beside other counts of its whole, that ``new`` breaks.
 
     "8,794,726 votes, or 36.61 per cent" with a runner-up's 6,984,520 and a third's 6,101,533:
     the share fixes the total (8,794,726 / 0.3661), and a share above 8,794,726 / 21,880,779

@@ -101,7 +101,8 @@ def test_a_date_counted_in_years_and_a_half_from_another_is_a_restatement() -> N
     start = text.index("31 January 2020")
     found = relative_date(text, "31 January 2020", [(start, start + len("31 January 2020"))])
     assert found is not None and "three and a half years after" in found
-    assert relative_date("The UK left on 31 January 2020 after the 2016 vote.", "31 January 2020", [(15, 30)]) is None
+    plain = "The UK left on 31 January 2020 after the 2016 vote."
+    assert relative_date(plain, "31 January 2020", [(15, 30)]) is None
 
 
 def test_an_offset_between_two_other_events_leaves_the_answer_free() -> None:

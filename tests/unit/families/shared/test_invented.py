@@ -19,7 +19,7 @@ from halluforge.families.shared.invented import (
     person_gender,
     titled,
 )
-from halluforge.families.shared.mentions import countries_named, described_country
+from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (
     NameStock,
     borrowable,

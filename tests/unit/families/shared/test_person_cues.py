@@ -9,7 +9,7 @@ from __future__ import annotations
 from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.invented import home_country
 from halluforge.families.shared.kinds import classify_kind
-from halluforge.families.shared.mentions import countries_named
+from halluforge.families.shared.nationality import countries_named
 from halluforge.families.shared.roles import asks_person
 from halluforge.knowledge.table import Entity, EntityTable
 

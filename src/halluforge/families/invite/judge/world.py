@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from halluforge.families.invite.judge.text import LIFE_SPAN, mentions
-from halluforge.families.shared.mentions import countries_named
+from halluforge.families.shared.nationality import countries_named
 from halluforge.textkit.tokens import words
 
 if TYPE_CHECKING:
