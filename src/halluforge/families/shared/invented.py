@@ -262,7 +262,7 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return first_name_leans().get(first.casefold()) if not (female or male) else None
 
 
-def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:
+def attested(table: EntityTable, country: str, era: int | None = None) -> tuple[frozenset[str], ...]:
     """First names borne by the table's people born before :data:`_MODERN`, nearest first.
 
     Those of ``country``'s subregion, then of its region: the table holds too few earlier
@@ -270,29 +270,36 @@ def attested(table: EntityTable, country: str) -> tuple[frozenset[str], ...]:
     Indian locale lists, and a subregion also keeps Southern Europe's "Claudio" from a German
     composer of 1813. Last, those of the whole table: Oceania has three earlier people, and
     today's names in their place gave a suffragist born in 1847 the name "Sharon", which both
-    blind readers of set 36 saw.
+    blind readers of set 36 saw. Within each, the names of people born before the first of
+    :data:`_ERAS` after ``era`` come first: a conquistador born about 1500 took "Arturo", the
+    name of a conductor born in 1867 (set 58, both readers, strict; in-sample).
     """
     by_group = _attested(table)
     groups = (table.subregion(country), table.region(country), _EVERYWHERE)
-    return tuple(by_group[group] for group in dict.fromkeys(groups) if group in by_group)
+    eras = [cut for cut in _ERAS if era is None or cut > era] or [_MODERN]
+    keys = [(group, cut) for group in dict.fromkeys(groups) for cut in eras]
+    return tuple(by_group[key] for key in keys if key in by_group)
 
 
 #: the group of every earlier person of the table, whatever their country
 _EVERYWHERE = "*"
+#: the years before which the table's people are counted as having borne a name, earliest first
+_ERAS = (1700, 1850, _MODERN)
 
 
 @functools.lru_cache(maxsize=2)
-def _attested(table: EntityTable) -> dict[str, frozenset[str]]:
-    """Per subregion, per region and over the table, the first names of people born before :data:`_MODERN`."""
-    found: dict[str, set[str]] = {}
+def _attested(table: EntityTable) -> dict[tuple[str, int], frozenset[str]]:
+    """Per subregion, per region and over the table, and per era, the first names of earlier people."""
+    found: dict[tuple[str, int], set[str]] = {}
     for person in table.people():
         words = person.title.split()
         if person.born is None or person.born >= _MODERN or len(words) < 2 or not words[0].isalpha():
             continue
         for group in (table.subregion(person.nationality), table.region(person.nationality), _EVERYWHERE):
-            if group is not None:
-                found.setdefault(group, set()).add(words[0])
-    return {group: frozenset(names) for group, names in found.items()}
+            for cut in _ERAS:
+                if group is not None and person.born < cut:
+                    found.setdefault((group, cut), set()).add(words[0])
+    return {key: frozenset(names) for key, names in found.items()}
 
 
 def earlier_gender(table: EntityTable, country: str, rng: random.Random) -> str | None:
@@ -424,7 +431,7 @@ def invented_names(
     # Faker's names are today's: an earlier person takes names attested then
     if era is not None and era < _MODERN:
         genders = [gender] if gender else ["female", "male"]
-        for names in attested(table, country):  # the subregion's, else the region's, else any
+        for names in attested(table, country, era):  # the subregion's, else the region's, else any
             dated = [s for s in stocks if all(len(s.firsts(g, names)) >= _MIN_ATTESTED for g in genders)]
             if dated:
                 stocks, allowed = dated, names

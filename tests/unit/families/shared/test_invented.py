@@ -189,7 +189,7 @@ def test_invented_names_fit_country_and_gender_and_are_no_real_person() -> None:
 
 
 def _invent_with(
-    stock: NameStock, table: EntityTable, evidence: str, gold: str
+    stock: NameStock, table: EntityTable, evidence: str, gold: str, seed: int = 0
 ) -> tuple[list[str], dict[str, str]]:
     import halluforge.knowledge.names as names
 
@@ -197,7 +197,7 @@ def _invent_with(
     original = names.name_stocks
     try:
         names.name_stocks = lambda: {stock.locale: stock}  # type: ignore[assignment]
-        return invented_names(facts, evidence, [gold], "who wrote songs", table, random.Random(0))
+        return invented_names(facts, evidence, [gold], "who wrote songs", table, random.Random(seed))
     finally:
         names.name_stocks = original  # type: ignore[assignment]
 
@@ -239,6 +239,43 @@ def test_an_earlier_person_takes_first_names_attested_in_the_table_then() -> Non
     found, info = _invent_with(stock, _table(*kenyans), evidence, "Lars Vik")
     assert info["era"] == "names attested before 1950"
     assert found and {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
+
+
+def test_a_person_of_an_earlier_century_takes_names_attested_nearer_their_time() -> None:
+    """Set 58 (in-sample, both readers strict): "Arturo" for a conquistador born about 1500."""
+    earlier = [
+        ("Ola", 1601),
+        ("Per", 1602),
+        ("Anders", 1603),
+        ("Kari", 1604),
+        ("Ingrid", 1605),
+        ("Sigrid", 1606),
+    ]
+    later = [("Noah", 1890), ("Emma", 1891), ("Lucas", 1892), ("Nora", 1893)]
+    people = [
+        Entity(f"{first} Vang", "person", f"Norwegian skier ({born}–1700)", born=born, nationality="Norway")
+        for first, born in [*earlier, *later]
+    ]
+    stock = NameStock(
+        "no_NO",
+        first={
+            "male": _names("Ola", "Per", "Anders", "Noah", "Lucas"),
+            "female": _names("Kari", "Ingrid", "Sigrid", "Emma", "Nora"),
+        },
+        last={"any": _names("Hansen", "Berg", "Dahl")},
+    )
+    evidence = "The Norwegian composer Lars Vik was born in 1620. He wrote songs."
+    found, info = _invent_with(stock, _table(*people), evidence, "Lars Vik")
+    assert info["era"] == "names attested before 1950" and found
+    assert {n.split()[0] for n in found} <= {"Ola", "Per", "Anders"}
+    # a composer of 1880 may take the later names too
+    later_evidence = evidence.replace("1620", "1880")
+    drawn = {
+        name.split()[0]
+        for seed in range(30)
+        for name in _invent_with(stock, _table(*people), later_evidence, "Lars Vik", seed)[0]
+    }
+    assert {"Noah", "Lucas"} & drawn
 
 
 def test_no_nationality_means_nothing_is_invented() -> None:
