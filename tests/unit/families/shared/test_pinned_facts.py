@@ -475,3 +475,22 @@ def test_a_counted_interval_to_a_day_without_a_year_binds_the_date() -> None:
     reason = conflict(text, ["9 August 2023"], "date", "16 August 2023")
     assert reason is not None and "eleven days before" in reason
     assert conflict(text, ["9 August 2023"], "date", "8 August 2023") is None
+
+
+def test_a_dateline_binds_the_answers_month_and_a_fresh_reports_day() -> None:
+    """Set 61 (in-sample): "EAST PALESTINE, Ohio, February 2023 — ... derailed on 3 February
+    2023" took 2024 and 2020 (both readers, both families); "ZAGREB, 30 December 2020 — ... struck
+    ... on 29 December 2020" took the 22nd."""
+    month = "RIVERTON, Ohio, March 2021 — A freight train derailed on 4 March 2021 near the river."
+    gold = ["4 March 2021"]
+    reason = conflict(month, gold, "date", "4 March 2022")
+    assert reason is not None and "'March 2021'" in reason
+    assert conflict(month, gold, "date", "9 March 2021") is None
+    fresh = "LISBON, 12 June 2019 — Crews searched on Wednesday after a quake struck on 11 June 2019."
+    gold = ["11 June 2019"]
+    reason = conflict(fresh, gold, "date", "4 June 2019")
+    assert reason is not None and "fresh news" in reason
+    assert conflict(fresh, gold, "date", "10 June 2019") is None
+    # a dash in an encyclopedic opening is no dateline
+    plain = "The battle, fought in March 2021 — a cold month — ended on 4 March 2021."
+    assert conflict(plain, ["4 March 2021"], "date", "4 March 2022") is None
