@@ -237,6 +237,11 @@ _SHORT = re.compile(
 )
 #: words that say the share is more than half: "securing a majority on its own"
 _MAJORITY = re.compile(r"\b(?:majority|more than half|most of the)\b", re.I)
+#: a majority of a fraction: "a fourth consecutive two-thirds majority" (set 61, in-sample)
+_FRACTION_MAJORITY = re.compile(
+    r"\b(two|three|four)[\s-]+(thirds|fifths|quarters|fourths)\s+majority\b", re.I
+)
+_FRACTIONS = {"two": 2, "three": 3, "four": 4, "thirds": 3, "fifths": 5, "quarters": 4, "fourths": 4}
 
 
 def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
@@ -245,7 +250,8 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
     "won 303 of the 543 elected seats in the Lok Sabha, securing a majority on its own": 240
     seats is no majority of 543, which both blind readers of set 39 saw. The total follows the
     gold number; "majority" is in its sentence or the next. A count short of a majority in the
-    answer's sentence ("150 seats ..., three short of a majority", set 47) pins it.
+    answer's sentence ("150 seats ..., three short of a majority", set 47) pins it. A majority
+    of a fraction ("a two-thirds majority") holds the share to that fraction.
     """
     for start, end in spans:
         begin, finish = sentence_of(evidence, start)
@@ -259,6 +265,12 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
         sentence_end = evidence.find(". ", end)
         following = evidence.find(". ", sentence_end + 2) if sentence_end >= 0 else -1
         near = evidence[evidence.rfind(". ", 0, start) + 1 : following if following >= 0 else len(evidence)]
+        fraction = _FRACTION_MAJORITY.search(near)
+        if fraction is not None:  # "135 seats in the 199-seat Assembly, ... a two-thirds majority"
+            share = _FRACTIONS[fraction.group(1).lower()] / _FRACTIONS[fraction.group(2).lower()]
+            if (gold >= value * share) != (new >= value * share):
+                return f"{new:g} of {value:g} breaks the passage's {fraction.group()!r}"
+            continue
         if _MAJORITY.search(near) and (gold > value / 2) != (new > value / 2):
             side = "no more" if gold > value / 2 else "more"
             return f"{new:g} of {value:g} is {side} than half, and the passage speaks of a majority"

@@ -115,3 +115,20 @@ def test_a_share_of_a_given_count_keeps_the_counts_inside_the_whole() -> None:
     # without the rivals' counts the whole is free
     alone = text.split(" Ion Pop")[0]
     assert conflict(alone, gold, "number", "48.0 per cent") is None
+
+
+def test_a_two_thirds_majority_and_counts_in_words_pin_a_seat_count() -> None:
+    """Set 61 (in-sample, both readers, RECALL): 120 of 199 seats beside "a fourth consecutive
+    two-thirds majority", and parts written in words ("six seats", "One seat") that fill the whole."""
+    text = (
+        "The alliance won 135 seats in the 199-seat assembly, securing a two-thirds majority. "
+        "The opposition won 57 seats and the nationalists six seats. One seat went to a minority list."
+    )
+    gold = ["135 seats", "135"]
+    reason = conflict(text, gold, "number", "120 seats")
+    assert reason is not None and "two-thirds majority" in reason
+    reason = conflict(text, gold, "number", "140 seats")
+    assert reason is not None and "other 64 seats" in reason
+    # without the fraction or the other parts, a count above two thirds is free
+    loose = "The alliance won 135 seats in the 199-seat assembly, securing a majority."
+    assert conflict(loose, gold, "number", "140 seats") is None
