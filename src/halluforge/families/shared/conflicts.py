@@ -26,6 +26,7 @@ from halluforge.families.shared.date_conflicts import date_conflict
 from halluforge.families.shared.number_ties import (
     clock_moved,
     multiple_of,
+    ranked_against,
     share_of_counts,
     sum_of_parts,
     unit_counts,
@@ -410,6 +411,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or sum_of_parts(evidence, old_value, unit, spans)
             or multiple_of(evidence, old_value, value, unit, spans)
             or share_of_counts(evidence, gold[0], old_value, value, spans)
+            or ranked_against(evidence, old_value, value, spans)
         )
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)

@@ -136,6 +136,32 @@ def share_of_counts(
     return None
 
 
+#: a rank against another figure of the answer's sentence: "finishing first ahead of Pheu Thai,
+#: which took 141"
+_RANK = re.compile(r"\b(?:ahead\s+of|behind|beating|edging\s+out|trailing)\b", re.I)
+#: a figure in digits that is no year
+_FIGURE = re.compile(r"(?<![\d,.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,])")
+
+
+def ranked_against(evidence: str, gold: float, new: float, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A figure the answer's sentence ranks the answer against, that the new one crosses.
+
+    Set 61 (in-sample, both readers, RECALL): 120 seats "finishing first ahead of Pheu Thai,
+    which took 141".
+    """
+    for start, end in spans[:1]:
+        _, finish = sentence_of(evidence, start)
+        for cue in _RANK.finditer(evidence, end, finish):
+            for figure in _FIGURE.finditer(evidence, cue.end(), finish):
+                value = number_value(figure.group(1))
+                if value is None or (1500 <= value <= 2100 and "," not in figure.group(1)):
+                    continue
+                if (gold > value) != (new > value):
+                    return f"{new:g} crosses {figure.group()!r}, ranked against the answer by {cue.group()!r}"
+                break  # the first figure after the cue is the one ranked
+    return None
+
+
 def clock_moved(gold: str, new: str) -> str | None:
     """A clock time whose hours or minutes the new one changes: "13:58.06" moves by its seconds only.
 
@@ -157,4 +183,12 @@ def unit_dropped(gold: str, new: str) -> str | None:
     return None
 
 
-__all__ = ["clock_moved", "multiple_of", "share_of_counts", "sum_of_parts", "unit_counts", "unit_dropped"]
+__all__ = [
+    "clock_moved",
+    "multiple_of",
+    "ranked_against",
+    "share_of_counts",
+    "sum_of_parts",
+    "unit_counts",
+    "unit_dropped",
+]

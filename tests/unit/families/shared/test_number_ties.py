@@ -132,3 +132,16 @@ def test_a_two_thirds_majority_and_counts_in_words_pin_a_seat_count() -> None:
     # without the fraction or the other parts, a count above two thirds is free
     loose = "The alliance won 135 seats in the 199-seat assembly, securing a majority."
     assert conflict(loose, gold, "number", "140 seats") is None
+
+
+def test_a_figure_the_sentence_ranks_the_answer_against_binds_it() -> None:
+    """Set 61 (in-sample, both readers, RECALL): 120 seats "finishing first ahead of Pheu Thai,
+    which took 141"."""
+    text = "The Greens won 92 seats in the 300-member house, finishing first ahead of Labour, which took 81."
+    gold = ["92 seats", "92"]
+    reason = conflict(text, gold, "number", "75 seats")
+    assert reason is not None and "'81'" in reason
+    assert conflict(text, gold, "number", "99 seats") is None
+    # a year after the cue is no figure ranked: "ahead of the 2019 result"
+    year = "The Green Party won 92 seats, finishing ahead of its 2019 result."
+    assert conflict(year, gold, "number", "75 seats") is None
