@@ -45,6 +45,9 @@ _HERITAGE = re.compile(
     r"(?:parents|immigrants|descent|heritage|origin|ancestry|father|mother|family)\b"
     r"|\b([A-Z][\w'’]+)-born\b"  # "Japanese-born American climate scientist"
 )
+#: a language community before an occupation: "Russian-speaking politicians" (not "the
+#: Spanish-speaking world" of a Venezuelan poet's prize)
+_SPEAKING = re.compile(r"\b([A-Z][\w'’]+)-speaking\s+([a-z]+)")
 #: a country right after a name: "Henri Auer of Austria became", "X of the United States was"
 _OF_COUNTRY = re.compile(r"^,?\s+of\s+((?:the\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})")
 #: a country's name as the adjective of a role in apposition: "Desiree Ellis, a former South Africa
@@ -59,7 +62,9 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
 
     A Canadian "born to Romanian parents" bears a Romanian name: blind readers of set 35 called
     "Dawn Knox" for Bianca Andreescu a clash; so does a "Japanese-born American" scientist
-    (set 45: "Stephen Anthony" for Syukuro Manabe). The first heritage whose demonym maps to a
+    (set 45: "Stephen Anthony" for Syukuro Manabe), and so does "one of the best-known
+    Russian-speaking politicians in Estonia" (set 61, in-sample: an Estonian name for Tallinn's
+    mayor was a strict clash to both readers). The first heritage whose demonym maps to a
     country counts ("of South Asian heritage" names no country).
     """
     for sentence in sentences:
@@ -67,6 +72,12 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
             country = table.demonyms.get((match.group(1) or match.group(2)).lower())
             if country is not None:
                 return country
+        for match in _SPEAKING.finditer(sentence):
+            noun = match.group(2)
+            if {noun, noun.removesuffix("s")} & table.occupation_words:
+                country = table.demonyms.get(match.group(1).lower())
+                if country is not None:
+                    return country
     return None
 
 

@@ -128,6 +128,25 @@ def test_a_country_right_after_the_name_outweighs_a_rivals_demonym() -> None:
     assert facts.demonym_country is None
 
 
+def test_a_language_community_the_person_speaks_for_is_a_heritage() -> None:
+    """Set 61 (in-sample): "Kõlvart, one of the best-known Russian-speaking politicians in
+    Estonia" took an Estonian name; Russian is his community's."""
+    base = _heritage_table()
+    politician = Entity("Ana Pop", "person", "Romanian politician", occupations=("politician",))
+    table = EntityTable.of([politician], countries=base.countries, demonyms=base.demonyms)
+    text = (
+        "Ivan Petrov was elected mayor of Toronto in 2019. Petrov, one of the best-known "
+        "Romanian-speaking politicians in Canada, later led his party."
+    )
+    gold = ["Ivan Petrov", "Petrov"]
+    facts = read_facts(text, gold, "who was elected mayor", "person:leader", table)
+    assert facts.heritage_country == "Romania"
+    assert home_country(facts, text, gold, "", table) == ("Romania", "heritage")
+    # a language's world is no community of the person ("the Spanish-speaking world" of a prize)
+    world = text.replace("Romanian-speaking politicians in Canada", "Romanian-speaking world's mayors")
+    assert read_facts(world, gold, "who was elected mayor", "person:leader", table).heritage_country is None
+
+
 def test_a_country_as_a_roles_adjective_in_apposition_is_the_persons() -> None:
     """Set 59 (in-sample): "Desiree Ellis, a former South Africa captain," beside a final "in
     Accra, Ghana" took a Ghanaian name."""
