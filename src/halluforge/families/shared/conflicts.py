@@ -69,10 +69,21 @@ _UNIT_AFTER = re.compile(r"^(?:\s+of\s+(?:the\s+)?[\d,]+)?\s+([a-z]+)", re.I)
 _MEASURE_UNIT = re.compile(r"(?:\s+of\s+(?:the\s+)?[\d,]+)?[\s-]([a-z]+)\b", re.I)
 
 
+#: unit symbols and spellings passages write for one unit: "86.67 m" beside "87.58 metres" (set 63,
+#: in-sample: a winning javelin throw fell below the silver and bronze written with the symbol)
+_UNIT_SPELLINGS = {
+    **{"m": "metre", "meter": "metre", "km": "kilometre", "kilometer": "kilometre"},
+    **{"cm": "centimetre", "centimeter": "centimetre", "mm": "millimetre", "millimeter": "millimetre"},
+    **{"kg": "kilogram", "kilo": "kilogram", "ft": "foot", "feet": "foot", "mi": "mile"},
+}
+
+
 def _unit(word: str | None) -> str:
-    """A unit word without its plural ("kilometres" and "kilometre" are one unit); "" for none."""
+    """A unit word without its plural, symbol or spelling ("km", "kilometers": "kilometre"); "" for none."""
     word = (word or "").strip().lower()
-    return word[:-1] if word.endswith("s") else word
+    word = _UNIT_SPELLINGS.get(word, word)
+    word = word[:-1] if word.endswith("s") and word not in _UNIT_SPELLINGS else word
+    return _UNIT_SPELLINGS.get(word, word)
 
 
 @functools.lru_cache(maxsize=1024)
