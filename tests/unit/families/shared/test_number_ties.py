@@ -150,7 +150,7 @@ def test_a_figure_the_sentence_ranks_the_answer_against_binds_it() -> None:
 def test_a_unit_symbol_is_the_unit_it_stands_for() -> None:
     """Set 63 (in-sample, both readers): a winning throw of "87.58 metres" became 78.58 beside the
     silver and bronze written "86.67 m" and "85.44 m"."""
-    text = "Ana Rus won gold with a throw of 67.20 metres. Silver and bronze went to throws of 66.10 m and 65.00 m."
+    text = "Ana Rus won gold with a throw of 67.20 metres. Silver and bronze went to 66.10 m and 65.00 m."
     gold = ["67.20 metres"]
     reason = conflict(text, gold, "number", "60.20 metres")
     assert reason is not None and "'66.10 m'" in reason
