@@ -155,3 +155,19 @@ def test_a_unit_symbol_is_the_unit_it_stands_for() -> None:
     reason = conflict(text, gold, "number", "60.20 metres")
     assert reason is not None and "'66.10 m'" in reason
     assert conflict(text, gold, "number", "68.40 metres") is None
+
+
+def test_counts_a_list_leaves_without_their_unit_are_parts_of_the_whole() -> None:
+    """Set 63 (in-sample, both readers, RECALL): "The Conservatives won 119 seats, the Bloc
+    Québécois 32 and the New Democratic Party 25, while the Greens took two": 130 of 338 seats
+    left 30 unaccounted for."""
+    text = (
+        "The Liberals won 160 seats in the 338-seat House. The Conservatives won 119 seats, "
+        "the Bloc 32 and the New Democrats 25, while the Greens took two."
+    )
+    gold = ["160 seats", "160"]
+    reason = conflict(text, gold, "number", "130 seats")
+    assert reason is not None and "other 178 seats" in reason
+    # a year at the end of a sentence is no count ("... in 2019.")
+    year = text.replace("took two.", "took two. The Liberals had won 157 seats in 2019.")
+    assert conflict(year, gold, "number", "130 seats") is not None
