@@ -28,6 +28,7 @@ from halluforge.families.shared.number_ties import (
     multiple_of,
     ranked_against,
     share_of_counts,
+    shares_over_whole,
     sum_of_parts,
     unit_counts,
     unit_dropped,
@@ -423,6 +424,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or multiple_of(evidence, old_value, value, unit, spans)
             or share_of_counts(evidence, gold[0], old_value, value, spans)
             or ranked_against(evidence, old_value, value, spans)
+            or shares_over_whole(evidence, gold[0], old_value, value, spans)
         )
     if kind.startswith("person"):
         rest = passage_outside(evidence, spans)

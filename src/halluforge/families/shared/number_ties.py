@@ -14,7 +14,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.numbers import NUMBER_WORD, number_value
+from halluforge.families.shared.numbers import NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import outside, sentence_of
 
 #: a whole number and the unit word after it: "24 seats", "215 seats", "six seats", "One seat"
@@ -175,6 +175,28 @@ def ranked_against(evidence: str, gold: float, new: float, spans: Sequence[tuple
     return None
 
 
+#: a share in per cent as passages write it: "48.85 per cent", "41.45%"
+_PERCENT_FIGURE = re.compile(rf"(?<![\d.,])(\d+(?:\.\d+)?)\s*{PER_CENT}", re.I)
+
+
+def shares_over_whole(
+    evidence: str, gold: str, gold_value: float, new: float, spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """Another share of the passage that, with the new one, makes more than the whole.
+
+    Set 63 (in-sample, both readers, RECALL): Ruto's "50.49 per cent" became 62.49 beside
+    Odinga's "48.85 per cent". A share that already makes more than 100 with the gold one
+    (a turnout, a share of another whole) binds nothing.
+    """
+    if not _SHARE.search(gold):
+        return None
+    for match in _PERCENT_FIGURE.finditer(evidence):
+        other = float(match.group(1))
+        if outside(spans, *match.span()) and gold_value + other <= 100 < new + other:
+            return f"{new:g} per cent and the passage's {match.group()!r} make more than the whole"
+    return None
+
+
 def clock_moved(gold: str, new: str) -> str | None:
     """A clock time whose hours or minutes the new one changes: "13:58.06" moves by its seconds only.
 
@@ -201,6 +223,7 @@ __all__ = [
     "multiple_of",
     "ranked_against",
     "share_of_counts",
+    "shares_over_whole",
     "sum_of_parts",
     "unit_counts",
     "unit_dropped",

@@ -171,3 +171,16 @@ def test_counts_a_list_leaves_without_their_unit_are_parts_of_the_whole() -> Non
     # a year at the end of a sentence is no count ("... in 2019.")
     year = text.replace("took two.", "took two. The Liberals had won 157 seats in 2019.")
     assert conflict(year, gold, "number", "130 seats") is not None
+
+
+def test_two_shares_of_the_passage_stay_within_the_whole() -> None:
+    """Set 63 (in-sample, both readers, RECALL): "50.49 per cent" became 62.49 beside the
+    runner-up's "48.85 per cent"."""
+    text = "Ana Rus won with 50.49 per cent of the vote. Ion Pop received 46.85 per cent."
+    gold = ["50.49 per cent", "50.49%"]
+    reason = conflict(text, gold, "number", "58.49 per cent")
+    assert reason is not None and "'46.85 per cent'" in reason
+    assert conflict(text, gold, "number", "52.49 per cent") is None
+    # a turnout of another whole already makes more than 100 with the answer: it binds nothing
+    turnout = "Ana Rus won with 50.49 per cent of the vote, on a turnout of 65 per cent."
+    assert conflict(turnout, gold, "number", "58.49 per cent") is None
