@@ -168,6 +168,41 @@ def _episode(
     return None
 
 
+#: a span the passage gives something that starts or ends at the answer: "It lasted 23 months: the
+#: Red Army invaded in April 1920"
+_LASTED = re.compile(
+    rf"\b(?:lasted|survived|existed)\s+(?:for\s+)?(?:about\s+|nearly\s+|almost\s+|only\s+)?"
+    rf"({NUMBER_WORD}|\d+)\s+(month|year)s?\b",
+    re.I,
+)
+
+
+def _lasted(
+    evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
+) -> str | None:
+    """A span the passage says lasted from the answer to another date, that the new date breaks.
+
+    Set 62 (in-sample, both readers): a republic "proclaimed on 28 May 1918 ... It lasted 23
+    months: the Red Army invaded in April 1920" moved to 1916. The span binds where the gold
+    date and a date of the passage are that many months apart (within one).
+    """
+    before, after = _months(old), _months(fresh)
+    if before is None or after is None:
+        return None
+    for cue in _LASTED.finditer(evidence):
+        count = number_value(cue.group(1))
+        if not count:
+            continue
+        length = count * (12 if cue.group(2).lower() == "year" else 1)
+        for match in DATE.finditer(evidence):
+            other = _months(date_key(match))
+            if other is None or not outside(spans, *match.span()):
+                continue
+            if abs(abs(other - before) - length) <= 1 < abs(abs(other - after) - length):
+                return f"the passage's {cue.group()!r} ends at {match.group()!r}"
+    return None
+
+
 #: a news dateline: the place in capitals and the report's date before a dash at the passage's
 #: opening ("ZAGREB, 30 December 2020 — Rescue teams searched ...")
 _DATELINE = re.compile(r"^([^,\n]{3,40}),[^—–\n]{0,60}?(?:[—–]|\s-\s)")
@@ -212,6 +247,7 @@ def date_conflict(evidence: str, gold: str, new: str, spans: Sequence[tuple[int,
     old, fresh = date_key(old_match), date_key(new_match)
     gap = _interval(evidence, old, fresh, spans) or _counted(evidence, old, fresh, spans)
     gap = gap or _episode(evidence, old, fresh, spans) or _dateline(evidence, old, fresh, spans)
+    gap = gap or _lasted(evidence, old, fresh, spans)
     if gap is not None:
         return gap
     for match in DATE.finditer(evidence):

@@ -494,3 +494,13 @@ def test_a_dateline_binds_the_answers_month_and_a_fresh_reports_day() -> None:
     # a dash in an encyclopedic opening is no dateline
     plain = "The battle, fought in March 2021 — a cold month — ended on 4 March 2021."
     assert conflict(plain, ["4 March 2021"], "date", "4 March 2022") is None
+
+
+def test_a_span_that_lasted_to_another_date_binds_the_answer() -> None:
+    """Set 62 (in-sample, both readers): "proclaimed on 28 May 1918 ... It lasted 23 months: the
+    Red Army invaded in April 1920" moved to 1916."""
+    text = "The republic was proclaimed on 12 March 1921. It lasted 14 months: troops entered in May 1922."
+    gold = ["12 March 1921"]
+    reason = conflict(text, gold, "date", "12 March 1919")
+    assert reason is not None and "lasted 14 months" in reason
+    assert conflict(text, gold, "date", "26 March 1921") is None
