@@ -45,6 +45,13 @@ _HERITAGE = re.compile(
     r"(?:parents|immigrants|descent|heritage|origin|ancestry|father|mother|family)\b"
     r"|\b([A-Z][\w'’]+)-born\b"  # "Japanese-born American climate scientist"
 )
+#: parents from a country: "born in Kentville to parents who emigrated from India" (set 63,
+#: in-sample: "Michelle Thornton" for Anita Anand, both readers strict)
+_PARENTS_FROM = re.compile(
+    r"\bto\s+(?:a\s+family|parents|immigrants)\s+(?:who\s+(?:had\s+)?)?"
+    r"(?:emigrated|immigrated|came|moved|fled)\s+(?:to\s+[A-Z][\w'’ -]*?\s+)?from\s+"
+    r"((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
+)
 #: a language community before an occupation: "Russian-speaking politicians" (not "the
 #: Spanish-speaking world" of a Venezuelan poet's prize)
 _SPEAKING = re.compile(r"\b([A-Z][\w'’]+)-speaking\s+([a-z]+)")
@@ -72,6 +79,12 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
             country = table.demonyms.get((match.group(1) or match.group(2)).lower())
             if country is not None:
                 return country
+        for match in _PARENTS_FROM.finditer(sentence):
+            words = match.group(1).split()
+            for n in range(len(words), 0, -1):
+                country = table.country(" ".join(words[:n]))
+                if country is not None:
+                    return country
         for match in _SPEAKING.finditer(sentence):
             noun = match.group(2)
             if {noun, noun.removesuffix("s")} & table.occupation_words:

@@ -147,6 +147,23 @@ def test_a_language_community_the_person_speaks_for_is_a_heritage() -> None:
     assert read_facts(world, gold, "who was elected mayor", "person:leader", table).heritage_country is None
 
 
+def test_parents_who_came_from_a_country_are_a_heritage() -> None:
+    """Set 63 (in-sample, both readers strict): Anita Anand, "born in Kentville, Nova Scotia, to
+    parents who emigrated from India", took "Michelle Thornton"."""
+    table = _heritage_table()
+    text = (
+        "Ana Lupu was sworn in as minister. Born in Halifax to parents who emigrated from Romania, "
+        "Lupu taught law."
+    )
+    gold = ["Ana Lupu", "Lupu"]
+    facts = read_facts(text, gold, "who became minister", "person:leader", table)
+    assert facts.heritage_country == "Romania"
+    assert home_country(facts, text, gold, "", table) == ("Romania", "heritage")
+    # parents from a place that is no country give nothing
+    town = text.replace("from Romania", "from Halifax")
+    assert read_facts(town, gold, "who became minister", "person:leader", table).heritage_country is None
+
+
 def test_a_country_as_a_roles_adjective_in_apposition_is_the_persons() -> None:
     """Set 59 (in-sample): "Desiree Ellis, a former South Africa captain," beside a final "in
     Accra, Ghana" took a Ghanaian name."""
