@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from halluforge.families.shared.date_conflicts import date_conflict
 from halluforge.families.shared.number_ties import (
+    PERCENT,
     clock_moved,
     multiple_of,
     ranked_against,
@@ -171,8 +172,6 @@ def _crosses(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int
     return None
 
 
-#: a share in per cent as passages write it: "58.55 percent", "41.45%", "70 per cent"
-_PERCENT = re.compile(rf"(\d+(?:\.\d+)?)\s*{PER_CENT}", re.I)
 #: the sign after the answer's span, when the span holds the digits only
 _PERCENT_AFTER = re.compile(rf"\s*{PER_CENT}", re.I)
 
@@ -185,11 +184,11 @@ def _whole(evidence: str, gold: float, spans: tuple[tuple[int, int], ...]) -> st
     pinned: any new one breaks the whole.
     """
     start, end = spans[0]
-    if not _PERCENT.match(evidence[start:]) and not _PERCENT_AFTER.match(evidence[end:]):
+    if not PERCENT.match(evidence[start:]) and not _PERCENT_AFTER.match(evidence[end:]):
         return None
     begin, finish = sentence_of(evidence, start)
     others = [
-        float(m.group(1)) for m in _PERCENT.finditer(evidence, begin, finish) if outside(spans, *m.span(1))
+        float(m.group(1)) for m in PERCENT.finditer(evidence, begin, finish) if outside(spans, *m.span(1))
     ]
     if others and abs(gold + sum(others) - 100) <= 0.15:
         written = " + ".join(f"{v:g}" for v in others)

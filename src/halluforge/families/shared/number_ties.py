@@ -1,11 +1,14 @@
-"""Figures a passage ties the answer to: parts of a sum, a multiple of an earlier count, a clock time.
+"""Figures a passage ties the answer to: parts of a sum, a multiple, a rank, shares of a whole, a clock time.
 
-Part of :func:`.conflicts.conflict` for numbers, each from the blind reading of sets 50 and 51
+Part of :func:`.conflicts.conflict` for numbers. From the blind reading of sets 50 and 51
 (in-sample there): "won 191 seats ... with Komeito, which took 24 seats, the ruling bloc had
 215 seats" (any other count breaks the sum), "won 99 seats ..., nearly doubling its tally of
 52 seats in 2019" (120 is more than double), "13:58.06 ... under 14 minutes" (10:58.06 moved
-the minutes), and a bare "100" put where "98.83 per cent" stood ("100 of voters"). The rules
-read the passage's own words only.
+the minutes), and a bare "100" put where "98.83 per cent" stood ("100 of voters"). From sets 58
+to 63: a share of a count beside other counts of its whole ("8,794,726 votes, or 36.61 per
+cent"), a figure the sentence ranks the answer against ("ahead of Pheu Thai, which took 141"),
+two shares that would make more than the whole, and counts a list leaves without their unit.
+The rules read the passage's own words only.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ _ELLIPTIC = re.compile(
 )
 
 
+def _year_like(text: str, value: float) -> bool:
+    """A number written as a year would be ("2019", not "2,019" or "25")."""
+    return 1500 <= value <= 2100 and "," not in text
+
+
 def unit_counts(
     evidence: str, unit: str, spans: Sequence[tuple[int, int]]
 ) -> list[tuple[float, re.Match[str]]]:
@@ -58,8 +66,7 @@ def unit_counts(
     for begin, end in sorted(sentences):
         for match in _ELLIPTIC.finditer(evidence, begin, end):
             value = number_value(match.group(1))
-            year = value is not None and 1500 <= value <= 2100 and "," not in match.group(1)
-            if value is not None and not year and outside(spans, *match.span()):
+            if value is not None and not _year_like(match.group(1), value) and outside(spans, *match.span()):
                 found.append((value, match))
     return found
 
@@ -114,7 +121,7 @@ def multiple_of(
 _BIG = r"(\d{1,3}(?:,\d{3})+|\d{4,})"
 _COUNT_BEFORE = re.compile(rf"\b{_BIG}\s+([a-z]+)\W{{0,3}}(?:\s*(?:or|and|with|of)\b)?\W*$")
 _COUNT_AFTER = re.compile(rf"^\W{{0,3}}(?:\s*(?:or|and|with|from)\b)?\W*{_BIG}\s+([a-z]+)\b")
-_SHARE = re.compile(r"%|\bper\s*cent\b", re.I)
+_SHARE = re.compile(PER_CENT, re.I)
 
 
 def share_of_counts(
@@ -167,7 +174,7 @@ def ranked_against(evidence: str, gold: float, new: float, spans: Sequence[tuple
         for cue in _RANK.finditer(evidence, end, finish):
             for figure in _FIGURE.finditer(evidence, cue.end(), finish):
                 value = number_value(figure.group(1))
-                if value is None or (1500 <= value <= 2100 and "," not in figure.group(1)):
+                if value is None or _year_like(figure.group(1), value):
                     continue
                 if (gold > value) != (new > value):
                     return f"{new:g} crosses {figure.group()!r}, ranked against the answer by {cue.group()!r}"
@@ -175,8 +182,8 @@ def ranked_against(evidence: str, gold: float, new: float, spans: Sequence[tuple
     return None
 
 
-#: a share in per cent as passages write it: "48.85 per cent", "41.45%"
-_PERCENT_FIGURE = re.compile(rf"(?<![\d.,])(\d+(?:\.\d+)?)\s*{PER_CENT}", re.I)
+#: a share in per cent as passages write it: "48.85 per cent", "41.45%", "70 per cent"
+PERCENT = re.compile(rf"(?<![\d.,])(\d+(?:\.\d+)?)\s*{PER_CENT}", re.I)
 
 
 def shares_over_whole(
@@ -190,7 +197,7 @@ def shares_over_whole(
     """
     if not _SHARE.search(gold):
         return None
-    for match in _PERCENT_FIGURE.finditer(evidence):
+    for match in PERCENT.finditer(evidence):
         other = float(match.group(1))
         if outside(spans, *match.span()) and gold_value + other <= 100 < new + other:
             return f"{new:g} per cent and the passage's {match.group()!r} make more than the whole"
@@ -219,6 +226,7 @@ def unit_dropped(gold: str, new: str) -> str | None:
 
 
 __all__ = [
+    "PERCENT",
     "clock_moved",
     "multiple_of",
     "ranked_against",
