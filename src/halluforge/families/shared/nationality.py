@@ -80,11 +80,9 @@ def heritage_country(sentences: Sequence[str], table: EntityTable) -> str | None
             if country is not None:
                 return country
         for match in _PARENTS_FROM.finditer(sentence):
-            words = match.group(1).split()
-            for n in range(len(words), 0, -1):
-                country = table.country(" ".join(words[:n]))
-                if country is not None:
-                    return country
+            country = _opening_country(match.group(1), table)
+            if country is not None:
+                return country
         for match in _SPEAKING.finditer(sentence):
             noun = match.group(2)
             if {noun, noun.removesuffix("s")} & table.occupation_words:
@@ -105,11 +103,14 @@ def country_after(after: str, table: EntityTable) -> str | None:
     Russian name. The longest run of capitalised words the table knows as a country counts.
     """
     match = _OF_COUNTRY.match(after) or _APPOSED_COUNTRY.match(after)
-    if match is None:
-        return None
-    words = match.group(1).split()
-    for n in range(len(words), 0, -1):
-        country = table.country(" ".join(words[:n]))
+    return _opening_country(match.group(1), table) if match is not None else None
+
+
+def _opening_country(words: str, table: EntityTable) -> str | None:
+    """The country the longest opening run of ``words`` names ("the United States Navy": the United States)."""
+    parts = words.split()
+    for n in range(len(parts), 0, -1):
+        country = table.country(" ".join(parts[:n]))
         if country is not None:
             return country
     return None
