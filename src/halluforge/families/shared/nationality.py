@@ -107,7 +107,7 @@ def country_after(after: str, table: EntityTable) -> str | None:
 
 
 def _opening_country(words: str, table: EntityTable) -> str | None:
-    """The country the longest opening run of ``words`` names ("the United States Navy": the United States)."""
+    """The country the longest opening run of ``words`` names ("the United States Navy")."""
     parts = words.split()
     for n in range(len(parts), 0, -1):
         country = table.country(" ".join(parts[:n]))
