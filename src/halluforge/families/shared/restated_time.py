@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from halluforge.families.shared.date_conflicts import DATE, date_key
 from halluforge.families.shared.numbers import NUMBER_WORD, number_value
@@ -81,10 +81,17 @@ def derived_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> 
         length = number_value(duration.group(1))
         if not length or length >= 1000:
             continue
-        for other in _YEARS.finditer(blanked):
-            if any(abs(int(other.group()) + sign * length - years[0]) <= 1 for sign in (1, -1)):
-                pair = f"{other.group()!r} and {duration.group().strip()!r}"
-                return f"the passage gives the date by {pair}"
+        other = _year_at(_YEARS.finditer(blanked), length, years[0])
+        if other is not None:
+            return f"the passage gives the date by {other!r} and {duration.group().strip()!r}"
+    return None
+
+
+def _year_at(others: Iterable[re.Match[str]], offset: float, year: int) -> str | None:
+    """The first of ``others`` that lies ``offset`` years before or after ``year``, within a year."""
+    for other in others:
+        if any(abs(int(other.group()) + sign * offset - year) <= 1 for sign in (1, -1)):
+            return other.group()
     return None
 
 
@@ -105,9 +112,9 @@ def relative_date(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) ->
             continue
         unit = (relative.group("unit") or "y")[0].lower()
         offset = (count + (0.5 if relative.group("half") else 0)) * _UNIT_YEARS[unit]
-        for other in others:
-            if any(abs(int(other.group()) + sign * offset - years[0]) <= 1 for sign in (1, -1)):
-                return f"the passage dates the answer from {other.group()!r} ({relative.group()!r})"
+        other = _year_at(others, offset, years[0])
+        if other is not None:
+            return f"the passage dates the answer from {other!r} ({relative.group()!r})"
     return None
 
 
