@@ -215,12 +215,17 @@ def demonym_apposed(evidence: str, gold: list[str], table: EntityTable) -> str |
     """A demonym in apposition after a later mention: "Anderson, an American, joined from Roche".
 
     Set 57 (in-sample, one reader hard, one strict): Bayer's American chief executive took a
-    German name from the German group and Leverkusen.
+    German name from the German group and Leverkusen. Also after "former", "retired" or "then"
+    ("Jacobsen, a former Danish international wing": set 65, in-sample, a German name from the
+    German club he coached; not measured on a fresh pair).
     """
     words = gold[0].split()
     names = {*gold, words[-1]} if len(words) > 1 else set(gold)
     for name in sorted(names, key=len, reverse=True):
-        pattern = rf"(?<![\w-]){re.escape(name)},\s+(?:an?|the)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)[\s,]"
+        pattern = (
+            rf"(?<![\w-]){re.escape(name)},\s+(?:an?|the)\s+(?:(?:former|retired|then)\s+)?"
+            r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)[\s,]"
+        )
         for match in re.finditer(pattern, evidence):
             found = match.group(1)
             for word in (found, found.split()[0]):

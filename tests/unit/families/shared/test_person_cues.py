@@ -208,3 +208,9 @@ def test_a_demonym_apposed_to_a_later_mention_names_the_person() -> None:
     # a demonym before another name after the comma is that name's ("Anderson, the German Hans Vogel")
     other = text.replace("Anderson, an American, joined", "Anderson met the German banker Hans Vogel")
     assert read_facts(other, gold, "who became ceo", "person:business", table).demonym_country is None
+    # set 65 (in-sample): "Jacobsen, a former Danish international wing," beside a German club
+    former = text.replace("Anderson, an American, joined", "Anderson, a former American banker, joined")
+    assert (
+        read_facts(former, gold, "who became ceo", "person:business", table).demonym_country
+        == "United States"
+    )
