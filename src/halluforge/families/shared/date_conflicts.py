@@ -2,9 +2,10 @@
 
 Part of :func:`.conflicts.conflict`: a date must keep its order against every other date of the
 passage ("began in 1941 and lasted until November 1918"), an interval the passage gives in words
-or counts ("only months after its release", "about five weeks later, on 17 January 1912"), and
-its distance to an event the passage dates a few weeks away. The rules read the passage's own
-words only.
+or counts ("only months after its release", "about five weeks later, on 17 January 1912"), its
+distance to an event the passage dates a few weeks away, a news dateline ("EAST PALESTINE,
+Ohio, February 2023 —") and a span that lasted to another date ("It lasted 23 months: the Red
+Army invaded in April 1920"). The rules read the passage's own words only.
 """
 
 from __future__ import annotations
