@@ -184,3 +184,15 @@ def test_two_shares_of_the_passage_stay_within_the_whole() -> None:
     # a turnout of another whole already makes more than 100 with the answer: it binds nothing
     turnout = "Ana Rus won with 50.49 per cent of the vote, on a turnout of 65 per cent."
     assert conflict(turnout, gold, "number", "58.49 per cent") is None
+
+
+def test_a_share_is_never_more_than_the_whole() -> None:
+    """Set 67 (in-sample, both readers, RECALL): "88.83 per cent" of a referendum became 110.83."""
+    text = "Voters approved the amendments with 88.83 per cent of the vote."
+    gold = ["88.83 per cent", "88.83%"]
+    reason = conflict(text, gold, "number", "110.83 per cent")
+    assert reason is not None and "more than the whole" in reason
+    assert conflict(text, gold, "number", "78.83 per cent") is None
+    # a growth rate above 100 per cent is no share of a whole
+    growth = "Sales grew by 140 per cent in 2021."
+    assert conflict(growth, ["140 per cent"], "number", "160 per cent") is None
