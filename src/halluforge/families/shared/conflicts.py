@@ -34,7 +34,7 @@ from halluforge.families.shared.number_ties import (
     unit_counts,
     unit_dropped,
 )
-from halluforge.families.shared.numbers import NUMBER, NUMBER_WORD, PER_CENT, number_value
+from halluforge.families.shared.numbers import FRACTION_NOUNS, NUMBER, NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import (
     numbers_outside,
     outside,
@@ -253,7 +253,6 @@ _MAJORITY = re.compile(r"\b(?:majority|more than half|most of the)\b", re.I)
 _FRACTION_MAJORITY = re.compile(
     r"\b(two|three|four)[\s-]+(thirds|fifths|quarters|fourths)\s+majority\b", re.I
 )
-_FRACTIONS = {"two": 2, "three": 3, "four": 4, "thirds": 3, "fifths": 5, "quarters": 4, "fourths": 4}
 
 
 def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
@@ -279,7 +278,8 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
         near = evidence[evidence.rfind(". ", 0, start) + 1 : following if following >= 0 else len(evidence)]
         fraction = _FRACTION_MAJORITY.search(near)
         if fraction is not None:  # "135 seats in the 199-seat Assembly, ... a two-thirds majority"
-            share = _FRACTIONS[fraction.group(1).lower()] / _FRACTIONS[fraction.group(2).lower()]
+            parts = FRACTION_NOUNS[fraction.group(2).lower().removesuffix("s")]
+            share = (number_value(fraction.group(1)) or 0) / parts
             if (gold >= value * share) != (new >= value * share):
                 return f"{new:g} of {value:g} breaks the passage's {fraction.group()!r}"
             continue

@@ -55,6 +55,8 @@ SCALES = {
 }
 
 NUMBER_WORD = "|".join([*UNITS, *TENS, *SCALES, "dozen"])
+#: the parts a fraction's noun names: "a quarter" of a turn, "a two-thirds majority" (plural)
+FRACTION_NOUNS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "tenth": 10}
 #: a number written in digits or in words ("299,792", "fifty-two", "three hundred million")
 NUMBER = re.compile(
     rf"(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\w|,\d)|(?<![\w.,])\d+(?:\.\d+)?(?!\w|,\d)"
@@ -147,6 +149,7 @@ def years_close(old: str, new: str, *, window: int = 30) -> bool:
 
 
 __all__ = [
+    "FRACTION_NOUNS",
     "NEAR_YEARS",
     "NUMBER",
     "NUMBER_WORD",

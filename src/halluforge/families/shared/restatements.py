@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from halluforge.families.shared.echoes import echo
 from halluforge.families.shared.kinds import kind_words
 from halluforge.families.shared.numbers import (
+    FRACTION_NOUNS,
     NUMBER,
     number_value,
 )
@@ -70,7 +71,6 @@ _EQUIVALENT = re.compile(
     re.I,
 )
 #: a share of another number: "a quarter turn" of 360 degrees is 90
-_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf\b", re.I)
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
@@ -127,7 +127,7 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
         if _ORDINALS[match.group().lower()] == gold and gold > 1 and outside(spans, *match.span()):
             return f"the passage counts to the answer with the ordinal {match.group()!r}"
     for match in _FRACTION.finditer(evidence):
-        share = _FRACTIONS[(match.group(1) or "half").lower()]
+        share = FRACTION_NOUNS[(match.group(1) or "half").lower()]
         for value, number in numbers:
             if value == gold * share:
                 return f"the passage derives the answer as {match.group()!r} of {number.group()!r}"
