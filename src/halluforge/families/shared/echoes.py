@@ -97,10 +97,11 @@ def echo(
         token = match.group().lower()
         if not outside(spans, *match.span()):
             continue
+        single = _single(token) if singles else ""
         if (
             any(token.startswith(s) for s in stems)
             or any(token.endswith(w) for w in compounds)
-            or any(_single(token).startswith(s) for s in singles)
+            or any(single.startswith(s) for s in singles)
         ):
             return f"the passage echoes the answer's name in {match.group()!r}"
         if len(token) >= 4 and any(token.startswith(s) for s in short):  # then the sentence, if it counts
