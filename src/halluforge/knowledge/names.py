@@ -10,13 +10,15 @@ gender as the pronouns say.
 
 The names are the first and last names of Faker's person providers (MIT), one
 :class:`NameStock` per locale whose names are in Latin script (Japanese and Chinese through
-their romanised lists; Cyrillic, Greek, Georgian and Armenian names transliterated by
-``anyascii``, ISC). A country finds its stocks by ISO code (``no_NO`` for Norway, ``tw_GH`` for
-Ghana); a country with none takes those of a neighbour in one of its official languages
-(``ru_RU`` for Belarus), else those of its first language in its subregion (``en_NZ`` for Australia)
+their romanised lists; Cyrillic, Georgian and Armenian names transliterated by ``anyascii``,
+ISC), and one per country Faker writes in Arabic script, from a Wikidata name index in the
+country's own Latin spellings (:mod:`halluforge.knowledge.romanised_names`). A country finds
+its stocks by ISO code (``no_NO`` for Norway, ``tw_GH`` for Ghana, ``ar_TN`` for Tunisia); a
+country with none takes those of a neighbour in one of its official languages (``ru_RU`` for
+Belarus), else those of its first language in its subregion (``en_NZ`` for Australia)
 (:func:`stocks_of_country`), when those names are the language's common ones (English names,
 not ``en_KE``'s Kenyan names: :func:`borrowable`); a country whose names Faker holds only in
-a script that does not transliterate as English texts write it (Arabic, Korean) finds none,
+a script that does not transliterate as English texts write it (Korean, Greek) finds none,
 and no name is invented.
 """
 
@@ -26,114 +28,14 @@ import functools
 import importlib
 import pkgutil
 import random
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from halluforge.knowledge.name_stock import MIN_NAMES, NameStock, latin_names
+from halluforge.knowledge.romanised_names import index_stocks
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
-
-#: a stock needs this many names of a gender (and of surnames) to be drawn from
-_MIN_NAMES = 20
-
-
-@dataclass(frozen=True)
-class NameStock:
-    """One Faker locale's first names by gender and last names, each with its weight."""
-
-    locale: str
-    first: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
-    last: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
-
-    @property
-    def country_code(self) -> str | None:
-        """The locale's ISO 3166 alpha-2 country ("NO" of ``no_NO``), None for a bare language."""
-        _, _, code = self.locale.partition("_")
-        return code or None
-
-    @property
-    def language(self) -> str:
-        """The locale's language code ("no" of ``no_NO``)."""
-        return self.locale.partition("_")[0]
-
-    def holds(self, first: str | None, last: str | None) -> int:
-        """How many of a name's first and last word this stock lists (0, 1 or 2)."""
-        found = 0
-        if first is not None and any(first in names for names, _ in self.first.values()):
-            found += 1
-        if last is not None and any(last in names for names, _ in self.last.values()):
-            found += 1
-        return found
-
-    @functools.cached_property
-    def surnames(self) -> frozenset[str]:
-        """Every last name the stock lists, of either gender."""
-        return frozenset(name for names, _ in self.last.values() for name in names)
-
-    def firsts(self, gender: str, allowed: frozenset[str] | None = None) -> list[str]:
-        """The stock's first names of ``gender``, only those in ``allowed`` when given."""
-        return [n for n in self.first[gender][0] if allowed is None or n in allowed]
-
-    def invent(
-        self, gender: str, rng: random.Random, allowed: frozenset[str] | None = None
-    ) -> tuple[str, str]:
-        """A first and a last name of ``gender`` by the locale's weights (first names in ``allowed``)."""
-        names, weights = self.first[gender]
-        pairs = [(n, w) for n, w in zip(names, weights, strict=True) if allowed is None or n in allowed]
-        firsts, first_weights = zip(*pairs, strict=True) if pairs else (names, weights)
-        lasts, last_weights = self.last.get(gender) or self.last["any"]
-        first = rng.choices(firsts, weights=first_weights)[0]
-        last = rng.choices(lasts, weights=last_weights)[0]
-        return first, last
-
-
-def _latin(name: str) -> bool:
-    """A name written in Latin letters only (accents, apostrophes and hyphens allowed)."""
-    letters = [c for c in name if c.isalpha()]
-    return bool(letters) and all("LATIN" in unicodedata.name(c, "") for c in letters) and " " not in name
-
-
-#: alphabets whose names anyascii writes as an English text would ("Смирнова" -> "Smirnova");
-#: abjads (Arabic, Hebrew, Persian) lose their vowels, and Hangul ("Gim" for Kim) and Greek
-#: ("Saltaoyras") come out unlike English usage, so names in those stay out
-_ALPHABETS = ("CYRILLIC", "GEORGIAN", "ARMENIAN")
-
-
-def _romanised(name: str) -> str | None:
-    """A name of an alphabet in :data:`_ALPHABETS` in Latin letters (anyascii, ISC), else None."""
-    letters = [c for c in name if c.isalpha()]
-    if not letters or not all(unicodedata.name(c, "").startswith(_ALPHABETS) for c in letters):
-        return None
-    try:
-        from anyascii import anyascii
-    except ImportError:  # an install without it keeps the Latin-script locales only
-        return None
-    latin = anyascii(name)
-    if latin.islower():  # Georgian has no capitals: "abashidze" is written "Abashidze"
-        latin = latin.capitalize()
-    # "Agaf'ya": a soft sign written as an apostrophe reads as a typo in running text
-    return latin if re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", latin) else None
-
-
-def _listed(value: Any) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    """Faker's names as (names, weights): a weighted mapping keeps its weights, a list weighs 1 each."""
-    if isinstance(value, dict):
-        pairs = [(str(n), float(w)) for n, w in value.items()]
-    elif isinstance(value, (list, tuple)):
-        pairs = [(str(n[2]) if isinstance(n, tuple) else str(n), 1.0) for n in value]
-    else:
-        return (), ()
-    # Taiwan's romanised names are upper case ("CHIA-HAO"): written as a name is in running text
-    kept: dict[str, float] = {}
-    for name, weight in pairs:
-        latin = (name.title() if name.isupper() else name) if _latin(name) else _romanised(name)
-        if latin is not None:
-            # Faker writes "Mcdonald", "Mcintyre"; English texts write "McDonald" (set 36's readers)
-            latin = re.sub(r"^Mc([a-z])", lambda m: "Mc" + m.group(1).upper(), latin)
-            kept.setdefault(latin, weight)
-    return tuple(kept), tuple(kept.values())
 
 
 def _stock(locale: str, provider: Any) -> NameStock | None:
@@ -149,16 +51,16 @@ def _stock(locale: str, provider: Any) -> NameStock | None:
             "first_romanized_names",  # Chinese romanised given names carry no gender
         )
         for attribute in attributes:
-            names = _listed(getattr(provider, attribute, None))
-            if len(names[0]) >= _MIN_NAMES:
+            names = latin_names(getattr(provider, attribute, None))
+            if len(names[0]) >= MIN_NAMES:
                 first[gender] = names
                 break
-        names = _listed(getattr(provider, f"last_names_{gender}", None))
-        if len(names[0]) >= _MIN_NAMES:
+        names = latin_names(getattr(provider, f"last_names_{gender}", None))
+        if len(names[0]) >= MIN_NAMES:
             last[gender] = names
     for attribute in ("last_name_pairs", "last_romanized_names", "last_names", "unisex_last_names"):
-        names = _listed(getattr(provider, attribute, None))
-        if len(names[0]) >= _MIN_NAMES:
+        names = latin_names(getattr(provider, attribute, None))
+        if len(names[0]) >= MIN_NAMES:
             last["any"] = names
             break
     if set(first) != {"male", "female"} or not last:
@@ -170,7 +72,11 @@ def _stock(locale: str, provider: Any) -> NameStock | None:
 
 @functools.lru_cache(maxsize=1)
 def name_stocks() -> dict[str, NameStock]:
-    """Every Faker locale with enough Latin-script names of both genders, by locale (empty without Faker)."""
+    """Every Faker locale with enough Latin-script names of both genders, by locale (empty without Faker).
+
+    Then the countries Faker writes in Arabic script, from the Wikidata name index
+    (:mod:`halluforge.knowledge.romanised_names`), under their own locale tags (``ar_TN``).
+    """
     try:
         import faker.providers.person as people
     except ImportError:
@@ -181,6 +87,8 @@ def name_stocks() -> dict[str, NameStock]:
         stock = _stock(module.name, provider) if provider is not None else None
         if stock is not None and stock.country_code is not None:
             stocks[module.name] = stock
+    for locale, stock in index_stocks(list(stocks.values())).items():
+        stocks.setdefault(locale, stock)
     return stocks
 
 
@@ -231,8 +139,9 @@ def stocks_of_country(
             if s.language == languages[0]
             and table.subregion(table.country_of_code(s.country_code)) == subregion
         ]
-    # a borrowed stock must hold its language's common names, not one community's under it
-    own = [s for s in own if (code and s.country_code == code) or borrowable(s, stocks)]
+    # a borrowed stock must hold its language's common names, not one community's under it; the
+    # name index's are one country's people (Arabic names for Israel's or Eritrea's would clash)
+    own = [s for s in own if (code and s.country_code == code) or (not s.indexed and borrowable(s, stocks))]
     return sorted({s.locale: s for s in own}.values(), key=lambda s: s.locale)
 
 
@@ -288,7 +197,7 @@ def community_firsts(
     if not others or (gold.split() or [""])[0] in others:
         return None
     own = frozenset(name for names, _ in stock.first.values() for name in names if name not in others)
-    return own if all(len(stock.firsts(g, own)) >= _MIN_NAMES for g in stock.first) else None
+    return own if all(len(stock.firsts(g, own)) >= MIN_NAMES for g in stock.first) else None
 
 
 def stocks_of_name(stocks: Sequence[NameStock], name: str) -> list[NameStock]:
@@ -299,8 +208,10 @@ def stocks_of_name(stocks: Sequence[NameStock], name: str) -> list[NameStock]:
     Walloon name, which both blind readers of set 31 noted. The gold person's own name tells
     the community when one stock lists more of it than another ("Valérie Plante" of Montreal:
     ``fr_CA``, not the ``en_US`` names "Lori Lee" a blind reader of set 47 doubted); otherwise
-    the English ones stay, or all.
+    the English ones stay, or all. A stock of the name index stays only for a name of its
+    community (:func:`_of_community`).
     """
+    stocks = [s for s in stocks if not s.indexed or _of_community(s, name)]
     words = name.split()
     if len(stocks) < 2 or len(words) < 2:
         return _english(stocks)
@@ -308,6 +219,28 @@ def stocks_of_name(stocks: Sequence[NameStock], name: str) -> list[NameStock]:
     held = {s.locale: max(s.holds(first, last), s.holds(last, first)) for s in stocks}
     best = max(held.values())
     return _english([s for s in stocks if held[s.locale] == best] if best else stocks)
+
+
+def _of_community(stock: NameStock, name: str) -> bool:
+    """Whether ``name`` is one of the people an indexed stock's names stand for.
+
+    The index holds each country's names as its Wikidata people are named, one stock for all
+    its communities: an invented "Walid Shaheen" for Lebanon's Maronite president Joseph Aoun,
+    or "Muhammad Subhani" for Guru Nanak (born in today's Pakistan), would be another
+    community's name. So the stock must list a word of the name, and a first name it lacks must
+    not be a given name of Faker's stocks ("Joseph", "Hervé": another community's). A name of
+    one word (Imhotep) or with a patronymic particle ("Mohammed bin Salman", a royal style the
+    index's first and last names do not write) is none of its.
+    """
+    words = name.split()
+    if len(words) < 2 or any(word.isalpha() and word.islower() for word in words):
+        return False
+    first, last = words[0], words[-1]
+    if not (stock.holds(first, last) or stock.holds(last, first)):
+        return False
+    if stock.holds(first, None):
+        return True
+    return not any(other.holds(first, None) for other in name_stocks().values() if not other.indexed)
 
 
 def name_origin(name: str, stocks: Iterable[NameStock] | None = None) -> list[NameStock]:

@@ -414,11 +414,14 @@ def invented_names(
     if country is None:
         why = source if source != "unknown" else "no nationality in the passage, table or name"
         return [], {"invented": why}
-    stocks = stocks_of_name(stocks_of_country(country, table), gold[0])
+    of_country = stocks_of_country(country, table)
+    stocks = stocks_of_name(of_country, gold[0])
+    if of_country and not stocks:
+        return [], {"invented": f"the name index's names of {country} are not {gold[0]!r}'s community"}
     if not stocks:
         return [], {
-            "invented": f"no Latin-script names of {country} in Faker, nor of a neighbour or its "
-            "subregion that hold their language's common names"
+            "invented": f"no Latin-script names of {country} in Faker or the name index, nor of a "
+            "neighbour or its subregion that hold their language's common names"
         }
     gender = gender or person_gender(facts, gold, table) or men_only(evidence)
     era = person_era(facts, evidence)

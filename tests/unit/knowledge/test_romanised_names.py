@@ -1,0 +1,104 @@
+"""Names of the countries Faker writes in Arabic script, from arabic-name-romanizer's Wikidata index.
+
+One test reads the real index (the package is a core dependency); the rest use hand-made stocks
+and tables, so each rule is seen on its own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from halluforge.families.shared.facts import read_facts
+from halluforge.families.shared.invented import invented_names
+from halluforge.knowledge.names import NameStock, name_stocks, stocks_of_country, stocks_of_name
+from halluforge.knowledge.romanised_names import IndexNames, foreign_surnames
+from halluforge.knowledge.table import EntityTable
+
+
+def _names(*names: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    return tuple(names), tuple(1.0 for _ in names)
+
+
+LEBANON = NameStock(
+    "ar_LB",
+    first={"male": _names("Walid", "Nawaf", "Wael"), "female": _names("Rima", "Zeina")},
+    last={"any": _names("Haddad", "Salam", "Khoury")},
+    indexed=True,
+)
+COUNTRIES = {
+    "Lebanon": {"iso2": "LB", "languages": ["ar", "fr"], "spoken": ["ar"], "borders": ["Israel"]},
+    "Israel": {"iso2": "IL", "languages": ["he", "ar"], "borders": ["Lebanon"]},
+}
+
+
+def test_the_index_gives_arabic_script_countries_gendered_names_in_their_own_spellings() -> None:
+    """Faker writes Tunisia's and Iran's names in Arabic script only: both had no stock before."""
+    stocks = name_stocks()
+    tunisia, iran = stocks.get("ar_TN"), stocks.get("fa_IR")
+    assert tunisia is not None and iran is not None and tunisia.indexed and iran.indexed
+    # Tunisian usage writes "Mohamed" and "Fatma"; the gender comes from Faker's Arabic lists
+    assert "Mohamed" in tunisia.firsts("male") and "Fatma" in tunisia.firsts("female")
+    assert "Fatma" not in tunisia.firsts("male") and "Trabelsi" in tunisia.surnames
+    assert "Fatemeh" in iran.firsts("female")
+    # one word each, and no settler's surname ("López" is among Algeria's Wikidata people)
+    assert all(" " not in name for stock in (tunisia, iran) for name in stock.surnames)
+    algeria = stocks.get("ar_DZ")
+    assert algeria is not None and "López" not in algeria.surnames
+
+
+def test_a_surname_of_another_communitys_stock_is_foreign_unless_three_countries_share_it() -> None:
+    """'López' of a Spanish stock among Algeria's people is a settler's; 'Hassan', listed by a
+    Swedish stock too, is the index's own when three of its countries list it."""
+    index = {
+        f"ar_{code}": IndexNames(
+            first={"male": Counter({"Mohamed": 5, "Ali": 3}), "female": Counter({"Amina": 2})},
+            last=Counter({"Hassan": 1, **({"López": 1} if code == "DZ" else {})}),
+        )
+        for code in ("DZ", "EG", "SY")
+    }
+    spanish = NameStock(
+        "es_ES", first={"male": _names("Pablo"), "female": _names("Lucía")}, last={"any": _names("López")}
+    )
+    swedish = NameStock(
+        "sv_SE", first={"male": _names("Erik"), "female": _names("Anna")}, last={"any": _names("Hassan")}
+    )
+    # a stock whose first names are mostly the index's is its community: its surnames stay
+    algerian = NameStock(
+        "fr_DZ",
+        first={"male": _names("Mohamed", "Ali"), "female": _names("Amina")},
+        last={"any": _names("López")},
+    )
+    assert foreign_surnames(index, [spanish, swedish]) == {"López"}
+    assert foreign_surnames(index, [algerian]) == frozenset()
+
+
+def test_an_indexed_stock_is_never_lent_to_a_neighbour() -> None:
+    """Arabic is official in Israel too: Lebanon's Wikidata names would clash with Israel's people."""
+    table = EntityTable.of([], countries=COUNTRIES)
+    stocks = {"ar_LB": LEBANON}
+    assert stocks_of_country("Lebanon", table, stocks) == [LEBANON]
+    assert stocks_of_country("Israel", table, stocks) == []
+    lent = NameStock("ar_LB", first=LEBANON.first, last=LEBANON.last)  # a Faker stock would be
+    assert stocks_of_country("Israel", table, {"ar_LB": lent}) == [lent]
+
+
+def test_an_indexed_stock_stands_only_for_a_name_of_its_community() -> None:
+    """It must list a word of the name, and a first name it lacks must not be Faker's: "Joseph
+    Aoun" (Joseph in Faker's English stocks) is another community's; one word or a patronymic
+    particle is none of its."""
+    assert stocks_of_name([LEBANON], "Nawaf Salam") == [LEBANON]
+    assert stocks_of_name([LEBANON], "Ghassan Salam") == [LEBANON]  # a first name Faker lacks
+    assert stocks_of_name([LEBANON], "Joseph Haddad") == []
+    assert stocks_of_name([LEBANON], "Hervé Renard") == []
+    assert stocks_of_name([LEBANON], "Imhotep") == []
+    assert stocks_of_name([LEBANON], "Walid bin Salam") == []
+
+
+def test_the_skip_names_the_community_when_the_index_holds_none_of_the_name() -> None:
+    table = EntityTable.of([], countries=COUNTRIES, demonyms={"lebanese": "Lebanon"})
+    evidence = "Joseph Haddad, a Lebanese army commander, was elected president in 2025. He took office."
+    gold, question = ["Joseph Haddad"], "who was elected president of lebanon"
+    facts = read_facts(evidence, gold, question, "person", table)
+    names, info = invented_names(facts, evidence, gold, question, table, random.Random(0))
+    assert names == [] and "Lebanon" in info["invented"] and "community" in info["invented"]
