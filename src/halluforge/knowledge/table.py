@@ -296,10 +296,10 @@ class EntityTable:
 # -- building ---------------------------------------------------------------------------------
 
 
-def source_versions() -> dict[str, str | None]:
+def source_versions(sources: tuple[str, ...] = SOURCES) -> dict[str, str | None]:
     """The installed version of each source package (None when absent)."""
     versions: dict[str, str | None] = {}
-    for name in SOURCES:
+    for name in sources:
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
@@ -388,12 +388,14 @@ def cache_folder() -> Path:
     return (Path(root) if root else Path.home() / ".cache" / "halluforge") / "knowledge"
 
 
-def cache_path(versions: dict[str, str | None] | None = None) -> Path:
-    """The cache file of the table built from these source versions."""
+def cache_path(
+    versions: dict[str, str | None] | None = None, *, stem: str = "entities", layout: int = TABLE_FORMAT
+) -> Path:
+    """The cache file of what was built from these source versions (the table by default)."""
     versions = versions if versions is not None else source_versions()
     tag = "-".join(f"{n}{v or 'absent'}" for n, v in sorted(versions.items()))
     safe = re.sub(r"[^A-Za-z0-9.+-]", "_", tag)
-    return cache_folder() / f"entities-v{TABLE_FORMAT}-{safe}.json"
+    return cache_folder() / f"{stem}-v{layout}-{safe}.json"
 
 
 def load_table(*, use_cache: bool = True) -> EntityTable:
@@ -444,4 +446,5 @@ __all__ = [
     "load_table",
     "place_types",
     "source_versions",
+    "write_cached",
 ]
