@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
+import pytest
+
+from halluforge.families.shared import invented
 from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.invented import invented_names
 from halluforge.knowledge.names import NameStock, name_stocks, stocks_of_country, stocks_of_name
-from halluforge.knowledge.romanised_names import IndexNames, foreign_surnames
+from halluforge.knowledge.romanised_names import IndexNames, foreign_surnames, index_names
 from halluforge.knowledge.table import EntityTable
 
 
@@ -102,3 +106,38 @@ def test_the_skip_names_the_community_when_the_index_holds_none_of_the_name() ->
     facts = read_facts(evidence, gold, question, "person", table)
     names, info = invented_names(facts, evidence, gold, question, table, random.Random(0))
     assert names == [] and "Lebanon" in info["invented"] and "community" in info["invented"]
+
+
+def test_an_invented_name_never_repeats_a_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patronymic surnames are given names too: "Muhammad Muhammad" read as a placeholder (set 68)."""
+    stock = NameStock(
+        "ar_LB",
+        first={"male": _names("Muhammad", "Walid"), "female": _names("Rima", "Zeina")},
+        last={"any": _names("Muhammad", "Haddad")},
+    )
+    monkeypatch.setattr(invented, "stocks_of_country", lambda country, table: [stock])
+    table = EntityTable.of([], countries=COUNTRIES, demonyms={"lebanese": "Lebanon"})
+    evidence = "Nawaf Salam, a Lebanese judge, was named prime minister in 2025. He took office."
+    gold, question = ["Nawaf Salam"], "who was named prime minister of lebanon"
+    facts = read_facts(evidence, gold, question, "person", table)
+    drawn = set()
+    for seed in range(20):
+        names, _ = invented_names(facts, evidence, gold, question, table, random.Random(seed))
+        drawn.update(names)
+    assert drawn and "Muhammad Muhammad" not in drawn
+
+
+def test_the_index_names_are_cached_and_read_back_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second process reads the cached file; a damaged file is read again from the index."""
+    monkeypatch.setenv("HALLUFORGE_CACHE_DIR", str(tmp_path))
+    first = index_names()
+    files = list((tmp_path / "knowledge").glob("index-names-*.json"))
+    assert first and len(files) == 1
+    again = index_names()
+    assert {k: (v.first, v.last) for k, v in again.items()} == {
+        k: (v.first, v.last) for k, v in first.items()
+    }
+    files[0].write_text("{not json", encoding="utf-8")
+    assert index_names().keys() == first.keys()

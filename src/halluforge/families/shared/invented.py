@@ -462,7 +462,14 @@ def invented_names(
         if drawn is None:
             break
         name = drawn[0]
-        if table.person(name) is not None or any(w.casefold() in held for w in name.split()):
+        words = name.split()
+        # "Muhammad Muhammad": the name index lists patronymic surnames that are given names too,
+        # and a name written twice read as a placeholder to both blind readers of set 68
+        if (
+            table.person(name) is not None
+            or any(w.casefold() in held for w in words)
+            or len(set(words)) < len(words)
+        ):
             continue
         name = titled(gold[0], name, family_first=family_first)
         if name not in found:
