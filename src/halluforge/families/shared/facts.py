@@ -52,12 +52,14 @@ from halluforge.families.shared.mentions import (
 from halluforge.families.shared.nationality import (
     WINDOW,
     country_after,
+    country_apposed,
     country_before,
     demonym_after,
     demonym_apposed,
     demonym_next,
     heritage_country,
     heritage_first,
+    without_languages,
 )
 from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.roles import role_groups
@@ -151,7 +153,7 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in YEAR.findall(f"{outside} {question}")}))
     # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.nationality.heritage_first`)
-    before = WORD.findall(heritage_first(sentence[:start], table))[-WINDOW:]
+    before = WORD.findall(without_languages(heritage_first(sentence[:start], table)))[-WINDOW:]
     after = WORD.findall(sentence[end:])[:WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):
@@ -176,7 +178,15 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         # opening of the next sentence ("The Argentine had"): mapped to its country when
         # countryinfo knows it, else kept as the word people's descriptions open with
         own = {w for g in gold for w in g.split()}
-        words = [w for w in before[-4:] if w not in own and table.is_demonym(w)]
+        # of two words too: "South Korean filmmaker Hwang Dong-hyuk" (set 71, in-sample: "Korean"
+        # alone is no demonym, and the director took an English name); the nearest one counts
+        near_words = [(w, i) for i, w in enumerate(before[-4:]) if w not in own and table.is_demonym(w)]
+        near_words += [
+            (f"{a} {b}", i + 1)
+            for i, (a, b) in enumerate(itertools.pairwise(before[-4:]))
+            if a not in own and b not in own and f"{a} {b}".lower() in table.demonyms
+        ]
+        words = [w for w, _ in sorted(near_words, key=lambda found: found[1])]
         apposed = sentence and (
             demonym_after(sentence[end:], table)
             or demonym_next(evidence, gold, table)
@@ -187,8 +197,10 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
             facts.demonym_words = (word,)
             facts.demonym_country = table.demonyms.get(word.lower())
         elif sentence:  # "Henri Auer of Austria became ...", "Norway's Jakob Ingebrigtsen won"
-            facts.demonym_country = country_after(sentence[end:], table) or country_before(
-                sentence[:start], table
+            facts.demonym_country = (
+                country_after(sentence[end:], table)
+                or country_before(sentence[:start], table)
+                or country_apposed(evidence, gold, table)
             )
         facts.about = tuple(about_answer(evidence, gold))
         facts.heritage_country = heritage_country(facts.about, table)

@@ -11,7 +11,7 @@ words speak of the answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.mentions import WORD
@@ -160,7 +160,7 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     something in it ("in Nairobi", "from Louisiana").
     """
     found: list[tuple[str, int]] = []
-    plain = heritage_first(text, table)  # "Lebanese-Canadian": Lebanese
+    plain = without_languages(heritage_first(text, table))  # "Lebanese-Canadian": Lebanese
     tokens = list(WORD.finditer(plain))
     words = [token.group() for token in tokens]
     skip = -1
@@ -176,9 +176,9 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         else:
             country = table.demonyms.get(word.lower())
         if country is not None:
+            last = tokens[i + 1] if skip == i + 1 else tokens[i]  # the demonym's last word
             weight = 2 if following[:1].islower() else 0 if following[:1].isupper() else 1
             # "the German oceanographer Klaus Hasselmann": the phrase speaks of the name after it
-            last = tokens[i + 1] if skip == i + 1 else tokens[i]  # the demonym's last word
             holder = _holder(plain, last.end(), table)
             found.append((country, 0 if holder else weight))
             continue
@@ -211,13 +211,10 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
     return found
 
 
-def demonym_apposed(evidence: str, gold: list[str], table: EntityTable) -> str | None:
-    """A demonym in apposition after a later mention: "Anderson, an American, joined from Roche".
+def _apposed(evidence: str, gold: list[str]) -> Iterator[str]:
+    """The capitalised words in apposition after a mention of the answer, or of its surname.
 
-    Set 57 (in-sample, one reader hard, one strict): Bayer's American chief executive took a
-    German name from the German group and Leverkusen. Also after "former", "retired" or "then"
-    ("Jacobsen, a former Danish international wing": set 65, in-sample, a German name from the
-    German club he coached; not measured on a fresh pair).
+    "Anderson, an American, joined": "American"; "Solbakken, a former Norway midfielder": "Norway".
     """
     words = gold[0].split()
     names = {*gold, words[-1]} if len(words) > 1 else set(gold)
@@ -227,15 +224,52 @@ def demonym_apposed(evidence: str, gold: list[str], table: EntityTable) -> str |
             r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)[\s,]"
         )
         for match in re.finditer(pattern, evidence):
-            found = match.group(1)
-            for word in (found, found.split()[0]):
-                if table.is_demonym(word):
-                    return word
+            yield match.group(1)
+
+
+def demonym_apposed(evidence: str, gold: list[str], table: EntityTable) -> str | None:
+    """A demonym in apposition after a later mention: "Anderson, an American, joined from Roche".
+
+    Set 57 (in-sample, one reader hard, one strict): Bayer's American chief executive took a
+    German name from the German group and Leverkusen. Also after "former", "retired" or "then"
+    ("Jacobsen, a former Danish international wing": set 65, in-sample, a German name from the
+    German club he coached; not measured on a fresh pair).
+    """
+    for found in _apposed(evidence, gold):
+        for word in (found, found.split()[0]):
+            if table.is_demonym(word):
+                return word
+    return None
+
+
+def country_apposed(evidence: str, gold: list[str], table: EntityTable) -> str | None:
+    """A country's name as a role's adjective in apposition after a later mention, or None.
+
+    "Solbakken, a former Norway midfielder": set 71 (in-sample, both readers hard) gave
+    Norway's coach an Italian name from the match in Milan his sentence reports.
+    """
+    for found in _apposed(evidence, gold):
+        country = _opening_country(found, table)
+        if country is not None:
+            return country
     return None
 
 
 #: words either side of the answer read for its role and demonym ("the Danish architect X")
 WINDOW = 6
+
+
+#: a demonym joined to "language" names a language: "a non-English-language series"
+_LANGUAGE = re.compile(r"\b[A-Z][\w'’]*-language\b")
+
+
+def without_languages(text: str) -> str:
+    """``text`` with "English-language" written "language": no nationality is read from it.
+
+    Set 71 (in-sample): "the first win for a non-English-language series" gave the South
+    Korean director of Squid Game an English name.
+    """
+    return _LANGUAGE.sub("language", text)
 
 
 def demonym_after(after: str, table: EntityTable) -> str | None:
@@ -244,7 +278,7 @@ def demonym_after(after: str, table: EntityTable) -> str | None:
     Only before any other capitalised word, and followed by a lower-case word: in "beat the
     Serbian Novak Djokovic" the demonym belongs to the next name.
     """
-    words = WORD.findall(after)[:WINDOW]
+    words = WORD.findall(without_languages(after))[:WINDOW]
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
         if table.is_demonym(word):
@@ -325,6 +359,7 @@ __all__ = [
     "WINDOW",
     "countries_named",
     "country_after",
+    "country_apposed",
     "country_before",
     "demonym_after",
     "demonym_apposed",
@@ -332,4 +367,5 @@ __all__ = [
     "described_country",
     "heritage_country",
     "heritage_first",
+    "without_languages",
 ]

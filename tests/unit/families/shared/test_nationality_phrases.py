@@ -1,0 +1,60 @@
+"""Where a person comes from: phrases the readers of set 71 found misread (in-sample there).
+
+Hand-made tables, so each phrase is seen on its own.
+"""
+
+from __future__ import annotations
+
+from halluforge.families.shared.facts import read_facts
+from halluforge.families.shared.invented import home_country
+from halluforge.families.shared.nationality import countries_named, country_apposed
+from halluforge.knowledge.table import EntityTable
+
+COUNTRIES = {
+    "South Korea": {"iso2": "KR"},
+    "United Kingdom": {"iso2": "GB"},
+    "Norway": {"iso2": "NO"},
+    "Italy": {"iso2": "IT"},
+}
+TABLE = EntityTable.of(
+    [],
+    countries=COUNTRIES,
+    demonyms={"south korean": "South Korea", "english": "United Kingdom", "italian": "Italy"},
+)
+
+
+def _home(text: str, gold: list[str], question: str) -> str | None:
+    facts = read_facts(text, gold, question, "person", TABLE)
+    return home_country(facts, text, gold, question, TABLE)[0]
+
+
+def test_a_demonym_of_two_words_before_the_name_is_the_persons() -> None:
+    """ "South Korean filmmaker Hwang Dong-hyuk": "Korean" alone is no demonym."""
+    text = "South Korean filmmaker Min-su Park won the award in 2022. He directed the series."
+    facts = read_facts(text, ["Min-su Park"], "who won the award", "person", TABLE)
+    assert facts.demonym_words == ("South Korean",) and facts.demonym_country == "South Korea"
+
+
+def test_a_demonym_joined_to_language_names_a_language() -> None:
+    """ "a non-English-language series" says nothing of where anyone comes from."""
+    text = "It was the first win for a non-English-language series. The English actor spoke."
+    assert countries_named(text, TABLE) == [("United Kingdom", 2)]
+    assert (
+        _home(
+            "Min-su Park directed the non-English-language series, filmed in 2021.",
+            ["Min-su Park"],
+            "who directed it",
+        )
+        != "United Kingdom"
+    )
+
+
+def test_a_country_as_the_adjective_of_a_role_after_a_later_mention() -> None:
+    """ "Solbakken, a former Norway midfielder": Norway, not Italy of the match in Milan."""
+    text = (
+        "Norway qualified under head coach Jon Berg with a win over Italy in 2025. "
+        "Berg, a former Norway midfielder born in 1968, was appointed in 2020."
+    )
+    assert country_apposed(text, ["Jon Berg"], TABLE) == "Norway"
+    assert _home(text, ["Jon Berg"], "who coached norway") == "Norway"
+    assert country_apposed("Berg, a former Italian midfielder, left.", ["Jon Berg"], TABLE) is None
