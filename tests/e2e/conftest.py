@@ -26,8 +26,9 @@ def _run(root: Path, **overrides: object) -> Path:
         "output_dir": str(root / "runs"),
         "models.generator": "mock/echo",
         "models.targets": ["mock/echo", "mock/const:Paris"],
-        # 13 examples, 12 answer_swap cases: Orwell's passage gives two names, so it is skipped
-        "data": [{"loader": "bundled", "limit": 13}],
+        # 14 examples, 12 answer_swap cases: Orwell's passage gives two names, and Mozart's names
+        # Austria once beside a "German-language" opera (no nationality), so both are skipped
+        "data": [{"loader": "bundled", "limit": 14}],
         "score.bootstrap": 50,
         "run_id": "demo",
     }
