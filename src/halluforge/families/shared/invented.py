@@ -39,7 +39,6 @@ bearer:
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 from collections import Counter
@@ -49,6 +48,7 @@ from typing import TYPE_CHECKING
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.facts import YEAR, men_only
 from halluforge.families.shared.mentions import WORD
+from halluforge.families.shared.name_eras import MODERN, TODAY, attested, earlier_gender
 from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (
     community_firsts,
@@ -67,10 +67,6 @@ if TYPE_CHECKING:
 
 #: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
 _DRAWS = 8
-#: a person born (or a sentence dated) before this year gets only first names attested then:
-#: 1930 let "Kayla" name a zoologist born in 1932, which a blind reader of set 38 called a
-#: modern name; Faker's lists are today's names
-_MODERN = 1950
 #: how much older than a year of their deeds a person is taken to be, for the era of their names
 _ADULT_AGE = 25
 #: before this year, a person with no attested first names of the region is not invented
@@ -80,6 +76,9 @@ _EARLY = 1800
 _ANCIENT = 1000
 #: a stock needs this many attested first names of the gender to invent an earlier person
 _MIN_ATTESTED = 3
+#: and this many for a person born from :data:`MODERN` to :data:`TODAY` (three names of the
+#: whole table gave a Turkish economist born in 1967 "Oliver")
+_MIN_RECENT = 10
 
 
 #: a sentence opening with "She" or "He" after the answer speaks of the answer
@@ -262,73 +261,6 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return first_name_leans().get(first.casefold()) if not (female or male) else None
 
 
-def attested(table: EntityTable, country: str, era: int | None = None) -> tuple[frozenset[str], ...]:
-    """First names borne by the table's people born before :data:`_MODERN`, nearest first.
-
-    Those of ``country``'s subregion, then of its region: the table holds too few earlier
-    people per country, a region still keeps "Isaac" and "Ada" apart from the Western names an
-    Indian locale lists, and a subregion also keeps Southern Europe's "Claudio" from a German
-    composer of 1813. Last, those of the whole table: Oceania has three earlier people, and
-    today's names in their place gave a suffragist born in 1847 the name "Sharon", which both
-    blind readers of set 36 saw. Within each, the names of people born before the first of
-    :data:`_ERAS` after ``era`` come first: a conquistador born about 1500 took "Arturo", the
-    name of a conductor born in 1867 (set 58, both readers, strict; in-sample).
-    """
-    by_group = _attested(table)
-    groups = (table.subregion(country), table.region(country), _EVERYWHERE)
-    eras = [cut for cut in _ERAS if era is None or cut > era] or [_MODERN]
-    keys = [(group, cut) for group in dict.fromkeys(groups) for cut in eras]
-    return tuple(by_group[key] for key in keys if key in by_group)
-
-
-#: the group of every earlier person of the table, whatever their country
-_EVERYWHERE = "*"
-#: the years before which the table's people are counted as having borne a name, earliest first
-_ERAS = (1700, 1850, _MODERN)
-
-
-@functools.lru_cache(maxsize=2)
-def _attested(table: EntityTable) -> dict[tuple[str, int], frozenset[str]]:
-    """Per subregion, per region and over the table, and per era, the first names of earlier people."""
-    found: dict[tuple[str, int], set[str]] = {}
-    for person in table.people():
-        words = person.title.split()
-        if person.born is None or person.born >= _MODERN or len(words) < 2 or not words[0].isalpha():
-            continue
-        for group in (table.subregion(person.nationality), table.region(person.nationality), _EVERYWHERE):
-            for cut in _ERAS:
-                if group is not None and person.born < cut:
-                    found.setdefault((group, cut), set()).add(words[0])
-    return {key: frozenset(names) for key, names in found.items()}
-
-
-def earlier_gender(table: EntityTable, country: str, rng: random.Random) -> str | None:
-    """A gender drawn by the shares of the table's people born before :data:`_MODERN` in ``country``'s region.
-
-    A passage of 1434 that says nothing of the painter's gender reads as a man's story to most
-    readers; an even draw gave half such people women's names. None when the region's earlier
-    people have no known gender.
-    """
-    counts = _earlier_genders(table).get(table.region(country) or "", {})
-    if not counts:
-        return None
-    genders = sorted(counts)
-    return rng.choices(genders, weights=[counts[g] for g in genders])[0]
-
-
-@functools.lru_cache(maxsize=2)
-def _earlier_genders(table: EntityTable) -> dict[str, dict[str, int]]:
-    """Per region, how many of the table's people born before :data:`_MODERN` are women and men."""
-    found: dict[str, dict[str, int]] = {}
-    for person in table.people():
-        region = table.region(person.nationality)
-        gender = table.gender(person.title)
-        if person.born is not None and person.born < _MODERN and region is not None and gender is not None:
-            by_gender = found.setdefault(region, {})
-            by_gender[gender] = by_gender.get(gender, 0) + 1
-    return found
-
-
 #: a century the sentences about the answer name ("in the late 17th century"): its first year
 _CENTURY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)[\s-]+century|\b({'|'.join(ORDINAL_WORDS)})[\s-]+century\b", re.I
@@ -427,23 +359,28 @@ def invented_names(
     era = person_era(facts, evidence)
     if era is not None and era < _ANCIENT:
         return [], {"invented": f"no names of {country} are invented before {_ANCIENT} ({era})"}
-    drawn_gender = gender is None and era is not None and era < _MODERN
+    drawn_gender = gender is None and era is not None and era < MODERN
     if drawn_gender:  # "the painter" of 1434: as often a woman as the table's people of then and there
         gender = earlier_gender(table, country, rng)
     allowed: frozenset[str] | None = None
-    # Faker's names are today's: an earlier person takes names attested then
-    if era is not None and era < _MODERN:
+    before = TODAY  # the end of the era whose names ``allowed`` holds
+    # Faker's names are today's: an earlier person takes names attested then. Born after 1950,
+    # today's name is a small clash and another community's a plain one: only the subregion's or
+    # the region's names, when they are many; the name index's are already people's of then
+    recent = era is not None and era >= MODERN
+    if era is not None and era < TODAY and not (recent and any(s.indexed for s in stocks)):
         genders = [gender] if gender else ["female", "male"]
-        for names in attested(table, country, era):  # the subregion's, else the region's, else any
-            dated = [s for s in stocks if all(len(s.firsts(g, names)) >= _MIN_ATTESTED for g in genders)]
+        least = _MIN_RECENT if recent else _MIN_ATTESTED
+        for cut, names in attested(table, country, era, everywhere=not recent):
+            dated = [s for s in stocks if all(len(s.firsts(g, names)) >= least for g in genders)]
             if dated:
-                stocks, allowed = dated, names
+                stocks, allowed, before = dated, names, cut
                 break
         # with too few attested names, today's, back to 1800: blind readers called an
         # anachronistic first name a small clash there; before it, "Matthew" for the founder of
         # the Asante kingdom in "the late 17th century" was a plain one
         if allowed is None and era < _EARLY:
-            return [], {"invented": f"no first names of {country}'s region attested before {_MODERN}; {era}"}
+            return [], {"invented": f"no first names of {country}'s region attested before {TODAY}; {era}"}
     of_era = allowed is not None  # the first names are those attested in the person's era
     # "Rohit Sharma": not "Robert" of en_IN's names, nor "Benjamin" of the names attested before
     # 1950 (set 47: "Benjamin Anne" for an architect born in Pune in 1927, which a blind reader
@@ -478,9 +415,9 @@ def invented_names(
             break
     info = {"country": country, "country_from": source, "gender": gender or "either"}
     if drawn_gender:
-        info["gender_from"] = f"the table's people born before {_MODERN} in the region"
-    if era is not None and era < _MODERN:
-        info["era"] = f"names attested before {_MODERN}" if of_era else "names of today"
+        info["gender_from"] = f"the table's people born before {MODERN} in the region"
+    if era is not None and era < TODAY:
+        info["era"] = f"names attested before {before}" if of_era else "names of today"
     return found, info
 
 
