@@ -25,14 +25,13 @@ and no name is invented.
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from halluforge.knowledge.name_stock import MIN_NAMES, NameStock, latin_names
 from halluforge.knowledge.romanised_names import index_stocks
+from halluforge.knowledge.sources import faker_people
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
@@ -77,16 +76,14 @@ def name_stocks() -> dict[str, NameStock]:
     Then the countries Faker writes in Arabic script, from the Wikidata name index
     (:mod:`halluforge.knowledge.romanised_names`), under their own locale tags (``ar_TN``).
     """
-    try:
-        import faker.providers.person as people
-    except ImportError:
+    people = faker_people()
+    if not people:
         return {}
     stocks: dict[str, NameStock] = {}
-    for module in pkgutil.iter_modules(people.__path__):
-        provider = getattr(importlib.import_module(f"faker.providers.person.{module.name}"), "Provider", None)
-        stock = _stock(module.name, provider) if provider is not None else None
+    for locale, provider in people:
+        stock = _stock(locale, provider)
         if stock is not None and stock.country_code is not None:
-            stocks[module.name] = stock
+            stocks[locale] = stock
     for locale, stock in index_stocks(list(stocks.values())).items():
         stocks.setdefault(locale, stock)
     return stocks

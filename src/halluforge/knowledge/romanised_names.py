@@ -18,9 +18,7 @@ country's own.
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 import sqlite3
 import unicodedata
 from collections import Counter
@@ -28,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from halluforge.knowledge.name_stock import MIN_NAMES, NameStock, latin_names
-from halluforge.knowledge.sources import first_name_leans, package_dir, read_spoken_languages
+from halluforge.knowledge.sources import faker_people, first_name_leans, package_dir, read_spoken_languages
 from halluforge.knowledge.table import cache_path, source_versions, write_cached
 
 #: a name borne by fewer of the index's people is left out (one-off spellings, mislabelled rows)
@@ -57,11 +55,8 @@ def _arabic(name: str) -> bool:
 
 def _genders(lookup_key: Callable[[str], str]) -> dict[str, str]:
     """The index key of each of Faker's Arabic-script first names -> its gender (names of both left out)."""
-    import faker.providers.person as people
-
     seen: dict[str, set[str]] = {}
-    for module in pkgutil.iter_modules(people.__path__):
-        provider = getattr(importlib.import_module(f"faker.providers.person.{module.name}"), "Provider", None)
+    for _, provider in faker_people():
         for gender in ("male", "female"):
             for name in getattr(provider, f"first_names_{gender}", None) or ():
                 if isinstance(name, str) and _arabic(name):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import importlib.util
 import json
 import pkgutil
@@ -143,6 +144,26 @@ def _literal(text: Any) -> Any:
 _GENDER_MAJORITY = 15
 
 
+@functools.lru_cache(maxsize=1)
+def faker_people() -> tuple[tuple[str, Any], ...]:
+    """Faker's person providers as (locale, ``Provider`` class), in module order; empty without Faker.
+
+    One reading of Faker's locales for the table's first-name genders (:func:`read_first_names`),
+    the name stocks (:func:`~halluforge.knowledge.names.name_stocks`) and the genders of the name
+    index (:mod:`halluforge.knowledge.romanised_names`).
+    """
+    try:
+        import faker.providers.person as people
+    except ImportError:
+        return ()
+    found: list[tuple[str, Any]] = []
+    for module in pkgutil.iter_modules(people.__path__):
+        provider = getattr(importlib.import_module(f"faker.providers.person.{module.name}"), "Provider", None)
+        if provider is not None:
+            found.append((module.name, provider))
+    return tuple(found)
+
+
 def read_first_names(majority: int = _GENDER_MAJORITY) -> dict[str, str]:
     """Faker's first names in Latin script by gender, counted over its locales.
 
@@ -150,15 +171,8 @@ def read_first_names(majority: int = _GENDER_MAJORITY) -> dict[str, str]:
     (:data:`_GENDER_MAJORITY` for the table, whose genders refuse donors); otherwise it is
     dropped.
     """
-    try:
-        import faker.providers.person as people
-    except ImportError:
-        return {}
     seen: dict[str, Counter[str]] = {}
-    for module in pkgutil.iter_modules(people.__path__):
-        provider = getattr(
-            __import__(f"faker.providers.person.{module.name}", fromlist=["Provider"]), "Provider", None
-        )
+    for _, provider in faker_people():
         for gender, attribute in (("male", "first_names_male"), ("female", "first_names_female")):
             names = {n for n in getattr(provider, attribute, ()) or () if isinstance(n, str)}
             for name in names:
@@ -239,6 +253,7 @@ def part_demonyms(
 
 __all__ = [
     "by_code",
+    "faker_people",
     "key",
     "package_dir",
     "part_demonyms",
