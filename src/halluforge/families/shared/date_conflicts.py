@@ -76,6 +76,15 @@ def _days(key: tuple[int, int, int]) -> int | None:
         return None
 
 
+def _breaks(length: float, slack: float, old: tuple[int, int], new: tuple[int, int]) -> bool:
+    """Whether a stated length joins the old pair of points (within ``slack``) and not the new pair.
+
+    Each pair is (the passage's other date, the answer), in the same unit as ``length``: the
+    one test of the counted, stated and "lasted" intervals.
+    """
+    return abs(abs(old[0] - old[1]) - length) <= slack < abs(abs(new[0] - new[1]) - length)
+
+
 def _counted(
     evidence: str, old: tuple[int, int, int], fresh: tuple[int, int, int], spans: Sequence[tuple[int, int]]
 ) -> str | None:
@@ -103,7 +112,7 @@ def _counted(
             other = _days((year or old[0], month, day))
             if other is None or not outside(spans, *match.span()):
                 continue
-            if abs(abs(other - before) - expected) <= slack < abs(abs(other - after) - expected):
+            if _breaks(expected, slack, (other, before), (other, after)):
                 return f"the passage puts {match.group()!r} {cue.group()!r} the answer"
     return None
 
@@ -209,7 +218,7 @@ def _lasted(
             other = _months(date_key(match))
             if other is None or not outside(spans, *match.span()):
                 continue
-            if abs(abs(other - before) - length) <= 1 < abs(abs(other - after) - length):
+            if _breaks(length, 1, (other, before), (other, after)):
                 return f"the passage's {cue.group()!r} ends at {match.group()!r}"
     return None
 
@@ -240,7 +249,7 @@ def _lasting(
             then, now = _days((year or old[0], month, day)), _days((year or fresh[0], month, day))
             if then is None or now is None or not outside(spans, *match.span()):
                 continue
-            if abs(abs(then - before) - length) <= slack < abs(abs(now - after) - length):
+            if _breaks(length, slack, (then, before), (now, after)):
                 return f"the passage's {cue.group()!r} runs between the answer and {match.group()!r}"
     return None
 
