@@ -139,7 +139,7 @@ def role_groups(text: str) -> frozenset[str]:
 _WHICH_NOUN = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}[a-z]+)\b", re.I)
 #: endings of nouns that name a person ("architect", "painter", "scientist", "poet", "explorer")
 _PERSON_NOUN = re.compile(
-    r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope)$"
+    r"(?:er|or|ist|ian|ect|naut|ent|et|arch|king|queen|pope|utive)$"
     # person nouns of no such ending ("which judge sentenced ...": set 51's skips); not
     # "general" or "chief", which are as often adjectives ("which general election")
     r"|^(?:judge|coach|captain|bishop|monk|nun|chef|sultan|tsar|shah|prince|princess|duke|saint"
