@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
-from halluforge.families.shared.facts import YEAR, men_only
+from halluforge.families.shared.facts import YEAR, men_only, passage_pronouns
 from halluforge.families.shared.mentions import WORD
 from halluforge.families.shared.name_eras import MODERN, TODAY, attested, earlier_gender
 from halluforge.families.shared.nationality import countries_named, described_country
@@ -355,7 +355,7 @@ def invented_names(
             "invented": f"no Latin-script names of {country} in Faker or the name index, nor of a "
             "neighbour or its subregion that hold their language's common names"
         }
-    gender = gender or person_gender(facts, gold, table) or men_only(evidence)
+    gender = gender or person_gender(facts, gold, table) or passage_pronouns(evidence) or men_only(evidence)
     era = person_era(facts, evidence)
     if era is not None and era < _ANCIENT:
         return [], {"invented": f"no names of {country} are invented before {_ANCIENT} ({era})"}

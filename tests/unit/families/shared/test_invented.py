@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from halluforge.families.shared.facts import men_only, read_facts
+from halluforge.families.shared.facts import men_only, passage_pronouns, read_facts
 from halluforge.families.shared.invented import (
     former_state,
     home_country,
@@ -764,3 +764,23 @@ def test_a_rank_among_women_outweighs_a_predecessors_pronouns() -> None:
     both = evidence.replace("second government", "second government as the first man to do so")
     facts = read_facts(both, gold, "who became premier", "person", table)
     assert person_gender(facts, gold, table) is None
+
+
+def test_pronouns_later_in_the_passage_give_the_gender_when_nothing_near_the_answer_does() -> None:
+    """'She became the second woman to lead the court', sentences after the answer: an invented
+    man stood beside it (set 45's Tomoko Akane, a first name no list genders); pronouns of both
+    sides say nothing."""
+    table = _table()
+    text = (
+        "Norwegian judge Ylvane Dahl was elected president of the court in 2024, succeeding Piotr "
+        "Nowak. Dahl, a former prosecutor, had been a judge since 2018. Piotr Nowak had led the "
+        "court since 2021. She became the second woman to lead the court, after Silvia Gomez. Her "
+        "election came a year after a ruling in Bergen."
+    )
+    for seed in range(8):
+        names, info = _invent_with(NORWAY, table, text, "Ylvane Dahl", seed)
+        assert info["gender"] == "female" and all(n.split()[0] in ("Kari", "Ingrid") for n in names)
+    assert passage_pronouns(text) == "female"
+    assert passage_pronouns(text + " His deputy stays.") is None
+    assert passage_pronouns("Dahl won. She left.") is None  # one pronoun is not enough
+    assert passage_pronouns("Dahl won. He left. His son stayed.") == "male"
