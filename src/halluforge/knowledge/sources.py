@@ -74,13 +74,15 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
         for spelling in [name, *(spellings if isinstance(spellings, list) else [])]:
             if isinstance(spelling, str) and len(spelling) > 3:  # "FR", "FRA" are codes, not names
                 names.setdefault(key(spelling), name)
-        demonym = row.get("demonym")
-        if isinstance(demonym, str) and demonym:
-            people = int(row.get("population") or 0)
+        listed = row.get("demonym")
+        people = int(row.get("population") or 0)
+        # "Bosnian,Herzegovinian", "Antiguan,Barbudan": one demonym per part of the country
+        for demonym in listed.split(",") if isinstance(listed, str) else []:
+            demonym = demonym.strip()
             shared = demonyms.get(demonym.casefold())
-            if shared is None or people > populations.get(shared, 0):  # "American": the largest
+            if demonym and (shared is None or people > populations.get(shared, 0)):  # "American": the largest
                 demonyms[demonym.casefold()] = name
-            populations[name] = people
+        populations[name] = people
         formal.update((word, name) for word in _formal_adjectives(spellings))
     for word, name in formal.items():  # after every listed demonym: those come first
         demonyms.setdefault(word, name)

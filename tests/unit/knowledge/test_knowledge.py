@@ -166,6 +166,15 @@ def test_a_countrys_formal_name_gives_its_adjective_as_a_demonym() -> None:
     assert "islamic" not in demonyms  # "Islamic Republic of Iran": not two words
 
 
+def test_a_demonym_listed_per_part_of_a_country_gives_each_part() -> None:
+    """Countryinfo writes "Bosnian,Herzegovinian" as one demonym: "Bosnian" was no nationality."""
+    pytest.importorskip("countryinfo")
+    _, _, demonyms = read_countries()
+    assert demonyms["bosnian"] == demonyms["herzegovinian"] == "Bosnia and Herzegovina"
+    assert demonyms["antiguan"] == "Antigua and Barbuda"
+    assert not any("," in word for word in demonyms)
+
+
 def test_a_country_is_named_only_as_a_proper_noun() -> None:
     """ "turkey" at the feast is a bird, "Turkey's president" a country; the real "Island" of Iceland too."""
     table = EntityTable.of([], countries={"Turkey": {}, "Chad": {}})
