@@ -55,6 +55,23 @@ def _single(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", word)
 
 
+#: what a name word adds to the word it is made from ("Milky" of "milk", "Portuguese" of "Portug-")
+_ENDINGS = frozenset(("y", "s", "es", "ic", "an", "ian", "ese", "ish", "i"))
+
+
+def _clipped(token: str, words: set[str]) -> bool:
+    """Whether ``token`` is only the head of the name words it shares a stem with: "hero" of "Heron".
+
+    A name word made from the passage's word adds an ending to it ("Milky" of "milk": an echo);
+    one that adds another letter is another word ("The Boy and the Heron" beside the film's
+    "young hero", set 77: no echo).
+    """
+    sharing = [w.lower() for w in words if len(w) >= 4 and token.startswith(_stem(w))]
+    return bool(sharing) and all(
+        len(w) > len(token) and w.startswith(token) and w[len(token) :] not in _ENDINGS for w in sharing
+    )
+
+
 def _name_words(name: str, person: bool) -> set[str]:
     """The words of a name that could echo it; a person's given names are shared by too many people."""
     found = re.findall(r"[A-Za-z][\w-]*", name)
@@ -99,7 +116,7 @@ def echo(
             continue
         single = _single(token) if singles else ""
         if (
-            any(token.startswith(s) for s in stems)
+            (any(token.startswith(s) for s in stems) and not _clipped(token, words))
             or any(token.endswith(w) for w in compounds)
             or any(single.startswith(s) for s in singles)
         ):
