@@ -80,6 +80,18 @@ def test_two_names_in_one_sentence_are_a_restatement_but_not_in_two() -> None:
     assert restatement(two, gold, "person:writer") is None
 
 
+def test_two_names_sharing_a_word_in_one_sentence_are_a_restatement_but_not_a_spelling() -> None:
+    """ "X ... known by the folk-style name X" (set 76's Kārlis Baumanis / Baumaņu Kārlis); a name
+    and its part, or the same name spaced otherwise, stay one name."""
+    gold = ["Karl Bauman", "Bauman", "Baumanu Karl"]
+    one = "The words were written by Karl Bauman, who is often known by the folk-style name Baumanu Karl."
+    assert "two ways" in (restatement(one, gold, "person:writer") or "")
+    spaced = "It was designed by the architect C. Y. Lee and his firm C.Y. Lee & Partners."
+    assert restatement(spaced, ["C. Y. Lee", "C.Y. Lee"], "person:architect") is None
+    part = "It was written by Karl Bauman. Bauman taught school in Riga."
+    assert restatement(part, gold, "person:writer") is None
+
+
 @pytest.mark.parametrize(
     ("evidence", "gold", "kind"),
     [
@@ -370,7 +382,8 @@ def test_a_birth_name_is_the_answers_other_name() -> None:
     """Set 48: "Kip Keino, born Kipchoge Keino on 17 January 1940" would read "X, born X"."""
     gold = ["Kip Keino", "Kipchoge Keino", "Keino"]
     born = "Kip Keino, born Kipchoge Keino on 17 January 1940 in Nandi, won the 1500 metres in 1968."
-    assert "other name ('Kipchoge Keino')" in (restatement(born, gold, "person") or "")
+    # two names sharing a word in one sentence are read first since set 76
+    assert "one sentence ('Kip Keino', 'Kipchoge Keino')" in (restatement(born, gold, "person") or "")
     # born in a place, or on a date, names nothing
     place = "Kip Keino, born in Kipsamo on 17 January 1940, won the 1500 metres. Keino later coached."
     assert restatement(place, gold, "person") is None
@@ -430,7 +443,7 @@ def test_an_other_name_given_in_a_place_is_restated() -> None:
     """ "also known in China as Sun Zhongshan": the second name stays the answer's after a swap."""
     evidence = "Sun Yat-sen, also known in China as Sun Zhongshan, was born in 1866."
     reason = restatement(evidence, ["Sun Yat-sen", "Sun Zhongshan"], "person")
-    assert reason is not None and "other name" in reason
+    assert reason is not None and "two ways" in reason  # names sharing a word, read first since set 76
 
 
 def test_a_share_the_passage_calls_a_majority_stays_one() -> None:
