@@ -328,6 +328,12 @@ def test_shares_that_make_up_a_whole_pin_the_answer() -> None:
     _refused(runoff, ["58.55 percent", "58.55%"], "number", "64.55 percent", "100 per cent")
     field = "Paul Marin won the first round with 27.8 percent, ahead of Ana Roux's 23.2 percent."
     assert conflict(field, ["27.8 percent"], "number", "30.6 percent") is None
+    # a share of another whole in the same sentence leaves the two that make 100 (set 76)
+    vote = (
+        "The Yes option won 78.28 per cent of the valid votes, against 21.72 per cent for No, and 79 "
+        "per cent chose an elected body."
+    )
+    _refused(vote, ["78.28 per cent"], "number", "66.28 per cent", "21.72 per cent) make up 100")
 
 
 def test_a_record_figure_moves_at_most_a_tenth() -> None:
