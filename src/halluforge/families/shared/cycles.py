@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from halluforge.families.shared.answer_types import ORDINAL_WORDS
 from halluforge.families.shared.calendar_ties import full_date
 from halluforge.families.shared.date_conflicts import DATE
 from halluforge.families.shared.facts import YEAR
@@ -39,6 +40,14 @@ CYCLE = 4
 _DAY_TIE = re.compile(
     r"\banniversary\b|\b(?:first|last|final|opening|closing)\s+(?:[a-z]+\s+){0,2}day\s+of\s+(?:the\s+)?"
     r"(?:year|month|week|season|session|term)\b|\bnew\s+year['’]s\s+(?:day|eve)\b",
+    re.I,
+)
+
+
+#: an anniversary counted in years: "the 46th anniversary", "the first anniversary", "the centenary"
+_COUNTED = re.compile(
+    rf"\b(?:\d+(?:st|nd|rd|th)|{'|'.join(ORDINAL_WORDS)})\s+anniversary\b"
+    r"|\b(?:centenary|centennial|bicentenary|bicentennial|tercentenary)\b",
     re.I,
 )
 
@@ -77,17 +86,26 @@ def day_tie_refusal(evidence: str, gold: list[str], new: str) -> str | None:
 
     The tie is read in a sentence that holds the gold date, or in one that gives no date of
     its own. Only a full date (day, month and year) is read: a year alone has no day to keep.
+    An anniversary the sentence counts ("the day after the 46th anniversary of the founding of
+    the Lao People's Democratic Republic") counts the years too: 3 December 2020 made it the
+    45th, which both blind readers of set 77 saw, so the year stays as well.
     """
     old_day, new_day = full_date(gold[0]), full_date(new)
-    if old_day is None or new_day is None or (old_day.month, old_day.day) == (new_day.month, new_day.day):
+    if old_day is None or new_day is None or old_day == new_day:
         return None
+    same_day = (old_day.month, old_day.day) == (new_day.month, new_day.day)
     held = {sentence.strip() for sentence in _gold_sentences(evidence, gold)}
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
         tie = _DAY_TIE.search(sentence)
         # in the date's sentence, or in one with no date of its own ("The battle took place on
         # the first anniversary of Napoleon's coronation"), the tie is the answer's
-        if tie is not None and (sentence.strip() in held or DATE.search(sentence) is None):
+        if tie is None or not (sentence.strip() in held or DATE.search(sentence) is None):
+            continue
+        counted = _COUNTED.search(sentence)
+        if counted is not None:
+            return f"the passage counts the years to the date ({counted.group()!r}): it may not move"
+        if not same_day:
             return f"the passage ties the date to another day ({tie.group()!r}): only its year may move"
     return None
 

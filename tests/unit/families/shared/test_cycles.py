@@ -34,9 +34,24 @@ def test_a_date_tied_to_another_day_keeps_its_day_and_month() -> None:
     # the anniversary in a sentence of its own with no date speaks of the battle's day
     reason = day_tie_refusal(AUSTERLITZ, ["2 December 1805"], "4 December 1805")
     assert reason is not None and "anniversary" in reason
-    assert day_tie_refusal(AUSTERLITZ, ["2 December 1805"], "2 December 1806") is None  # the year may move
+    # a counted anniversary counts the years too: "the first anniversary" of 1804 is in 1805
+    reason = day_tie_refusal(AUSTERLITZ, ["2 December 1805"], "2 December 1806")
+    assert reason is not None and "'first anniversary'" in reason
     assert day_tie_refusal(APPLE, ["3 January 2022"], "8 January 2022") is not None
     assert day_tie_refusal(APPLE, ["3 January 2022"], "3 January 2021") is None
     # no tie: the day moves freely; a sentence with its own date ties only its own
     plain = "The treaty was signed on 3 January 2022. The first anniversary fell on 3 January 2023."
     assert day_tie_refusal(plain, ["3 January 2022"], "8 January 2022") is None
+
+
+def test_a_date_the_day_after_a_counted_anniversary_keeps_its_year() -> None:
+    """Set 77: "opened on 3 December 2021, the day after the 46th anniversary of the founding of
+    the Lao People's Democratic Republic" became 3 December 2020, the 45th (both readers)."""
+    laos = (
+        "The railway opened on 3 December 2021, the day after the 46th anniversary of the founding "
+        "of the republic. Its line runs for 1,035 kilometres."
+    )
+    assert day_tie_refusal(laos, ["3 December 2021"], "3 December 2020") is not None
+    assert day_tie_refusal(laos, ["3 December 2021"], "17 December 2021") is not None
+    # an uncounted tie lets the year move (the first trading day of any year)
+    assert day_tie_refusal(APPLE, ["3 January 2022"], "3 January 2021") is None
