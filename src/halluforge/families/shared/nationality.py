@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from halluforge.families.shared.mentions import WORD
 from halluforge.families.shared.passage import sentence_of
 from halluforge.families.shared.spans import answer_spans
+from halluforge.textkit.dates import MONTH_NAMES
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
@@ -187,7 +188,9 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
         if nation is not None and nation.country and _CONSTITUENT.match(nation.description or ""):
             found.append((nation.country, 0 if following[:1].isupper() else 1))
             continue
-        if not places or i == 0 or words[i - 1].lower() not in _PLACING:
+        # "in March" is a month, not the town in Cambridgeshire (set 77's French coach took a
+        # British name from "on the final weekend in March")
+        if not places or i == 0 or words[i - 1].lower() not in _PLACING or word in MONTH_NAMES:
             continue
         # a place the table puts in a country, after a placing word: "in Nairobi", "from
         # Louisiana", "in Las Vegas" (two words tried before one)

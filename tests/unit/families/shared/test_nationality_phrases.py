@@ -8,7 +8,7 @@ from __future__ import annotations
 from halluforge.families.shared.facts import read_facts
 from halluforge.families.shared.invented import home_country
 from halluforge.families.shared.nationality import countries_named, country_apposed
-from halluforge.knowledge.table import EntityTable
+from halluforge.knowledge.table import Entity, EntityTable
 
 COUNTRIES = {
     "South Korea": {"iso2": "KR"},
@@ -58,3 +58,14 @@ def test_a_country_as_the_adjective_of_a_role_after_a_later_mention() -> None:
     assert country_apposed(text, ["Jon Berg"], TABLE) == "Norway"
     assert _home(text, ["Jon Berg"], "who coached norway") == "Norway"
     assert country_apposed("Berg, a former Italian midfielder, left.", ["Jon Berg"], TABLE) is None
+
+
+def test_a_month_after_a_placing_word_is_no_place() -> None:
+    """ "on the final weekend in March" (set 77): March is a town in Cambridgeshire too, and a
+    French coach took a British name from it."""
+    march = Entity(
+        "March", "place", "Town in Cambridgeshire, England", place_type="town", country="United Kingdom"
+    )
+    bergen = Entity("Bergen", "place", "City in Norway", place_type="city", country="Norway")
+    table = EntityTable.of([march, bergen], countries=COUNTRIES)
+    assert countries_named("The team won in Bergen on the final weekend in March.", table) == [("Norway", 1)]
