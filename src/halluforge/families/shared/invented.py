@@ -105,6 +105,10 @@ _STATE_PHRASE = re.compile(
 )
 
 
+#: words after an adjective that make it a noun ("a Sikh who", "the Ottomans and"), not a modifier
+_CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "and", "or", "is", "was", "were", "are"))
+
+
 def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
     """A state that no longer exists, named in ``sentences``, or None.
 
@@ -124,7 +128,9 @@ def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
         words = WORD.findall(sentence)
         for i, word in enumerate(words):
             following = words[i + 1] if i + 1 < len(words) else ""
-            if states.get(word, word) != word and following[:1].islower():  # "the Soviet cosmonaut"
+            # "the Soviet cosmonaut"; not "a practising Sikh who wears a turban" (set 79's Canadian
+            # party leader, born 1979, was placed in the Sikh Empire and skipped)
+            if states.get(word, word) != word and following[:1].islower() and following not in _CLAUSE_WORDS:
                 return states[word]
         for name in states.values():
             if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence):

@@ -417,6 +417,9 @@ def test_a_person_of_a_former_state_gets_no_modern_countrys_name() -> None:
     assert former_state(["He was king in the Joseon dynasty."], table) == "Joseon dynasty"
     assert former_state(["She was queen of the Kingdom of Norway."], table) is None
     assert former_state(["The Soviet Union Cup was held."], table) == "Soviet Union"
+    # the adjective as a noun before a clause names a person, not the state (set 79's "a
+    # practising Sikh who wears a turban")
+    assert former_state(["A practising Soviet who wears a badge, he won."], table) is None
     gold = ["Ola Dahl"]
     evidence = (
         "Ola Dahl, a Soviet cosmonaut, walked in space in 1965. "
