@@ -93,7 +93,11 @@ _RANKED_GENDER = re.compile(
 
 
 #: where a person comes from: "born in Ipoh, Malaysia", "raised near Poznań", "grew up in Kenya"
-_BORN_IN = re.compile(r"\b(?i:born|raised|grew up)\b[^.;]*?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})")
+#: (the place within a few words: "born in 1966, had served as housing minister ... while his
+#: predecessor received medical treatment in Germany" made set 79's Egyptian prime minister German)
+_BORN_IN = re.compile(
+    r"\b(?i:born|raised|grew up)\b[^.;]{0,50}?\b(?:in|near|at)\s+((?:[A-Z][\w'’-]*[ ,]*){1,5})"
+)
 #: the weight of a birthplace among the countries a passage names about a person
 _BIRTHPLACE = 4
 #: a birthplace said by its demonym: "The English-born coach had taken charge of Canada"

@@ -787,3 +787,18 @@ def test_pronouns_later_in_the_passage_give_the_gender_when_nothing_near_the_ans
     assert passage_pronouns(text + " His deputy stays.") is None
     assert passage_pronouns("Dahl won. She left.") is None  # one pronoun is not enough
     assert passage_pronouns("Dahl won. He left. His son stayed.") == "male"
+
+
+def test_a_birthplace_is_read_within_a_few_words_of_born() -> None:
+    """Set 79: "born in 1966, had served as housing minister ... while his predecessor received
+    medical treatment in Germany" gave Egypt's prime minister German names."""
+    table = _table()
+    question = "who was appointed prime minister of norway"
+    evidence = (
+        "Ola Dahl was appointed prime minister of Norway in 2018. Dahl, an urban planner born in "
+        "1966, had served as housing minister since 2014 while his predecessor received medical "
+        "treatment in Kenya."
+    )
+    assert _home(table, evidence, ["Ola Dahl"], question)[0] == "Norway"
+    born = "Ola Dahl, born in Kenya, was appointed prime minister of Norway in 2018."
+    assert _home(table, born, ["Ola Dahl"], question)[0] == "Kenya"  # a birthplace still outweighs
