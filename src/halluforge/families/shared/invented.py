@@ -113,6 +113,18 @@ _STATE_PHRASE = re.compile(
 _CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "and", "or", "is", "was", "were", "are"))
 
 
+def _names_a_thing(evidence: str, demonym: list[str], after: list[str]) -> bool:
+    """Whether the passage writes a question's demonym and the word after it as a name.
+
+    "who won the 2023 australian open women's singles": the passage writes "Australian Open",
+    a tournament, which says nothing of the winner (Belarus's Aryna Sabalenka).
+    """
+    if not after:
+        return False
+    words = r"\s+".join(re.escape(word) for word in demonym)
+    return re.search(rf"(?i:\b{words})\s+{re.escape(after[0].capitalize())}\b", evidence) is not None
+
+
 def former_state(sentences: Iterable[str], table: EntityTable) -> str | None:
     """A state that no longer exists, named in ``sentences``, or None.
 
@@ -174,7 +186,10 @@ def home_country(
     while i < len(words):  # "which south african singer": a demonym of two words before one
         pair = table.demonyms.get(" ".join(words[i : i + 2])) if i + 1 < len(words) else None
         country = pair or table.demonyms.get(words[i])
-        if country is not None:
+        size = 2 if pair else 1
+        if country is not None and not _names_a_thing(
+            evidence, words[i : i + size], words[i + size : i + size + 1]
+        ):
             counts[country] += 2
         i += 2 if pair else 1
     # "who became president of kazakhstan": a country the question puts a role "of" counts two,

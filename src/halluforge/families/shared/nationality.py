@@ -148,6 +148,11 @@ def _holder(text: str, pos: int, table: EntityTable) -> bool:
     return match is not None and match.group(1).split()[-1] in table.occupation_words
 
 
+#: a word after a demonym that makes it a group's or a state's, not one person's: a plural
+#: ("troops", "forces") or an adjective of a state's deeds ("colonial", "imperial", "military")
+_GROUP_WORD = re.compile(r"(?<!s)s$|(?:al|ary)$")
+
+
 def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
@@ -178,7 +183,11 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
             country = table.demonyms.get(word.lower())
         if country is not None:
             last = tokens[i + 1] if skip == i + 1 else tokens[i]  # the demonym's last word
-            weight = 2 if following[:1].islower() else 0 if following[:1].isupper() else 1
+            # two only before one person's noun: "the Kenyan runner", not a group or a deed of a
+            # state ("French troops", "French colonial expansion": set 78 gave the Mandinka leader
+            # Samori Touré French names)
+            person = following[:1].islower() and not _GROUP_WORD.search(following)
+            weight = (2 if person else 1) if following[:1].islower() else 0 if following[:1].isupper() else 1
             # "the German oceanographer Klaus Hasselmann": the phrase speaks of the name after it
             holder = _holder(plain, last.end(), table)
             found.append((country, 0 if holder else weight))

@@ -69,3 +69,28 @@ def test_a_month_after_a_placing_word_is_no_place() -> None:
     bergen = Entity("Bergen", "place", "City in Norway", place_type="city", country="Norway")
     table = EntityTable.of([march, bergen], countries=COUNTRIES)
     assert countries_named("The team won in Bergen on the final weekend in March.", table) == [("Norway", 1)]
+
+
+def test_a_demonym_before_a_group_or_a_states_deed_counts_once() -> None:
+    """Set 78: "resisted French colonial expansion", "captured by French troops" made the
+    Mandinka leader Samori Touré French; "the Italian executive" still counts twice."""
+    table = EntityTable.of(
+        [], countries=COUNTRIES, demonyms={"italian": "Italy", "english": "United Kingdom"}
+    )
+    assert countries_named("He resisted Italian colonial expansion.", table) == [("Italy", 1)]
+    assert countries_named("He was captured by Italian troops.", table) == [("Italy", 1)]
+    assert countries_named("The Italian executive had run it.", table) == [("Italy", 2)]
+
+
+def test_a_demonym_the_passage_writes_as_a_name_in_the_question_says_nothing() -> None:
+    """ "who won the 2023 australian open": the passage's "Australian Open" is a tournament,
+    and the Belarusian winner was read as Australian."""
+    question = "who won the 2022 italian open women's singles"
+    text = (
+        "Min-su Park won the 2022 Italian Open women's singles title in Rome. It was the first title "
+        "for the South Korean, who beat the defending champion in the final."
+    )
+    assert _home(text, ["Min-su Park"], question) == "South Korea"
+    # the same demonym before a word the passage does not write as a name still counts
+    plain = "Min-su Park won the 2022 open title. It was her first title."
+    assert _home(plain, ["Min-su Park"], "which italian player won the 2022 open") == "Italy"
