@@ -34,9 +34,11 @@ def two_values(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
     return None
 
 
-#: a conversion right after the answer: " (about 130 mph)", ", or roughly 4,200 feet"
+#: a conversion right after the answer: " (about 130 mph)", ", or roughly 4,200 feet", ", about 30
+#: billion US dollars," (set 79: 200 billion reais beside it made the real worth 6.7 a dollar)
 _CONVERSION = re.compile(
-    r"^\s*(?:\(|,\s*or\s+)(?:about|approximately|roughly|around|nearly|some|c\.|almost)?\s*"
+    r"^\s*(?:\(|,\s*or\s+|,\s*(?=(?:about|approximately|roughly|around|nearly|some|almost)\s))"
+    r"(?:about|approximately|roughly|around|nearly|some|c\.|almost)?\s*"
     r"[\d][\d,.]*\s*(?:[a-zA-Z/°²³]+)(?:\)|[,.;\s])"
 )
 

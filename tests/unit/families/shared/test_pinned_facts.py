@@ -221,6 +221,11 @@ def test_a_conversion_right_after_the_answer_restates_it() -> None:
     assert reason is not None and "130 mph" in reason
     assert restatement("It ran 210 km/h (in 1964) on the line.", ["210 km/h"], "number") is None
     assert restatement("It won 210 seats (a record) that year.", ["210 seats"], "number") is None
+    # set off by a comma and "about" (set 79: "170 billion reais, about 30 billion US dollars,")
+    deal = "They signed a deal worth 170 billion reais, about 30 billion US dollars, to compensate."
+    reason = restatement(deal, ["170 billion reais"], "number")
+    assert reason is not None and "30 billion" in reason
+    assert restatement("It won 210 seats, about half of them in the north.", ["210 seats"], "number") is None
 
 
 def _stock(locale: str, firsts: tuple[str, ...], lasts: tuple[str, ...]) -> NameStock:
