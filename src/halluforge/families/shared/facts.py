@@ -176,7 +176,9 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
     facts = Facts()
     facts.years = tuple(sorted({int(y) for y in YEAR.findall(f"{outside} {question}")}))
     # "the Lebanese-Canadian engineer" reads "the Lebanese engineer" (:func:`.nationality.heritage_first`)
-    before = WORD.findall(without_languages(heritage_first(sentence[:start], table)))[-WINDOW:]
+    before = WORD.findall(without_languages(heritage_first(sentence[:start], table, context=evidence)))[
+        -WINDOW:
+    ]
     after = WORD.findall(sentence[end:])[:WINDOW]
     near = [w.lower() for w in (*before, *after)]
     if kind.startswith("person"):

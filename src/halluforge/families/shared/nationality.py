@@ -27,16 +27,42 @@ if TYPE_CHECKING:
 _HYPHENED = re.compile(r"\b([A-Z][a-z]+)-([A-Z][a-z]+)\b")
 
 
-def heritage_first(text: str, table: EntityTable) -> str:
-    """``text`` with each hyphened pair of demonyms cut to its first word.
+def heritage_first(text: str, table: EntityTable, *, context: str | None = None) -> str:
+    """``text`` with each hyphened pair of demonyms cut to its first word, or to the birthplace's.
 
     "A Lebanese-Canadian engineer" reads "a Lebanese engineer": the pair names the heritage
-    first, and a person's name follows the heritage (an Anglo name there reads as a clash).
+    first, and a person's name follows the heritage (an Anglo name there reads as a clash). Not
+    every writer keeps that order: "French-Moroccan novelist Leïla Slimani ... Born in Rabat"
+    (set 79, both readers strict: "Susanne Maillet") is Moroccan by birth, so a birthplace the
+    text gives in the second word's country picks that one (read in ``context`` when given:
+    the whole passage around a sentence).
     """
-    return _HYPHENED.sub(
-        lambda m: m.group(1) if table.is_demonym(m.group(1)) and table.is_demonym(m.group(2)) else m.group(),
-        text,
-    )
+    born = _birth_country(text if context is None else context, table)
+
+    def cut(match: re.Match[str]) -> str:
+        first, second = match.group(1), match.group(2)
+        if not (table.is_demonym(first) and table.is_demonym(second)):
+            return match.group()
+        own = table.demonyms.get(second.lower())
+        return second if born is not None and own == born != table.demonyms.get(first.lower()) else first
+
+    return _HYPHENED.sub(cut, text)
+
+
+#: a birthplace: "Born in Rabat in 1981", "born in Nairobi, Kenya"
+_BORN_PLACE = re.compile(r"\b[Bb]orn in ([A-Z][\w'’-]+(?:,? [A-Z][\w'’-]+)*)")
+
+
+def _birth_country(text: str, table: EntityTable) -> str | None:
+    """The country of the one birthplace ``text`` gives, as the table knows it, else None."""
+    found = set()
+    for match in _BORN_PLACE.finditer(text):
+        for name in (match.group(1), *match.group(1).replace(",", "").split()):
+            place = table.country(name) or getattr(table.place(name), "country", None)
+            if place is not None:
+                found.add(place)
+                break
+    return found.pop() if len(found) == 1 else None
 
 
 #: a heritage the passage states: "born in Mississauga to Romanian parents", "of Pakistani descent",

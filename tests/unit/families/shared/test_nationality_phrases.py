@@ -94,3 +94,21 @@ def test_a_demonym_the_passage_writes_as_a_name_in_the_question_says_nothing() -
     # the same demonym before a word the passage does not write as a name still counts
     plain = "Min-su Park won the 2022 open title. It was her first title."
     assert _home(plain, ["Min-su Park"], "which italian player won the 2022 open") == "Italy"
+
+
+def test_a_hyphened_pair_of_demonyms_takes_the_birthplaces_country() -> None:
+    """ "French-Moroccan novelist Leïla Slimani ... Born in Rabat" (set 79): Moroccan by birth;
+    without a birthplace the first word is the heritage, as in "Lebanese-Canadian"."""
+    table = EntityTable.of(
+        [Entity("Bergen", "place", "City in Norway", place_type="city", country="Norway")],
+        countries=COUNTRIES,
+        demonyms={"italian": "Italy", "norwegian": "Norway"},
+    )
+    text = "Italian-Norwegian novelist Kari Dahl won the prize in 2016. Born in Bergen in 1981, she wrote."
+    assert _home_in(table, text, ["Kari Dahl"]) == "Norway"
+    assert _home_in(table, text.replace("Born in Bergen", "Raised abroad"), ["Kari Dahl"]) == "Italy"
+
+
+def _home_in(table: EntityTable, text: str, gold: list[str]) -> str | None:
+    facts = read_facts(text, gold, "who won the prize", "person", table)
+    return home_country(facts, text, gold, "who won the prize", table)[0]
