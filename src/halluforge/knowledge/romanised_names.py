@@ -18,6 +18,7 @@ country's own.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import unicodedata
@@ -197,4 +198,28 @@ def index_stocks(faker: Sequence[NameStock]) -> dict[str, NameStock]:
     return stocks
 
 
-__all__ = ["IndexNames", "foreign_surnames", "index_names", "index_stocks", "read_index_names"]
+@functools.lru_cache(maxsize=1)
+def index_first_genders() -> dict[str, str]:
+    """The gender of each of the index's gendered given names, casefolded ("yasir": male).
+
+    Faker's Latin-script lists, which :func:`~halluforge.knowledge.sources.first_name_leans`
+    reads, hold no "Yasir": the Saudi chairman of set 79, whose passage has no gendered word,
+    was given a name of either gender ("Aseel", a woman's, which both blind readers refused). A
+    spelling given to both genders in the index ("Alaa") is left out.
+    """
+    found: dict[str, set[str]] = {}
+    for names in index_names().values():
+        for gender, counts in names.first.items():
+            for name in counts:
+                found.setdefault(name.casefold(), set()).add(gender)
+    return {name: genders.pop() for name, genders in found.items() if len(genders) == 1}
+
+
+__all__ = [
+    "IndexNames",
+    "foreign_surnames",
+    "index_first_genders",
+    "index_names",
+    "index_stocks",
+    "read_index_names",
+]

@@ -14,9 +14,14 @@ import pytest
 
 from halluforge.families.shared import invented
 from halluforge.families.shared.facts import read_facts
-from halluforge.families.shared.invented import invented_names
+from halluforge.families.shared.invented import invented_names, person_gender
 from halluforge.knowledge.names import NameStock, name_stocks, stocks_of_country, stocks_of_name
-from halluforge.knowledge.romanised_names import IndexNames, foreign_surnames, index_names
+from halluforge.knowledge.romanised_names import (
+    IndexNames,
+    foreign_surnames,
+    index_first_genders,
+    index_names,
+)
 from halluforge.knowledge.table import EntityTable
 
 
@@ -162,3 +167,13 @@ def test_the_index_names_are_cached_and_read_back_unchanged(
     }
     files[0].write_text("{not json", encoding="utf-8")
     assert index_names().keys() == first.keys()
+
+
+def test_a_first_name_only_the_index_genders_gives_the_gender_of_a_silent_passage() -> None:
+    """Set 79's Saudi chairman "Yasir Al-Rumayyan": no gendered word in the passage and no
+    "Yasir" in Faker's Latin lists, so a woman's name ("Aseel") could be drawn."""
+    assert index_first_genders()["yasir"] == "male" and "alaa" not in index_first_genders()
+    table = EntityTable.of([], countries=COUNTRIES)
+    evidence = "Yasir Haddad was named chairman of the club in 2021. The deal was worth 305 million."
+    facts = read_facts(evidence, ["Yasir Haddad"], "who was named chairman", "person", table)
+    assert facts.cues == (0, 0) and person_gender(facts, ["Yasir Haddad"], table) == "male"

@@ -58,6 +58,7 @@ from halluforge.knowledge.names import (
     stocks_of_name,
     surname_first,
 )
+from halluforge.knowledge.romanised_names import index_first_genders
 from halluforge.knowledge.sources import first_name_leans
 from halluforge.textkit.sentences import sentence_spans
 
@@ -254,7 +255,8 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     the context's gendered words ("the first woman ... she ... her father"), unless the context ranks
     the person among women or men ("the second woman to lead"), which decides; else the pronoun
     that opens a sentence about the answer; else, when the passage has no gendered word at all,
-    the gender the gold first name leans to (:func:`~halluforge.knowledge.sources.first_name_leans`).
+    the gender the gold first name leans to (:func:`~halluforge.knowledge.sources.first_name_leans`,
+    else :func:`~halluforge.knowledge.romanised_names.index_first_genders`).
     """
     own = table.gender(gold[0])
     # one gendered word against the person's own name is another person's ("Judge Aileen
@@ -283,7 +285,10 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
         return "female" if openers == {"she"} else "male"
     # no word about the person's gender at all: the gender the gold first name leans to
     first = gold[0].split()[0] if len(gold[0].split()) > 1 else ""
-    return first_name_leans().get(first.casefold()) if not (female or male) else None
+    if female or male:
+        return None
+    # Faker's Latin lists, else the name index's ("Yasir", set 79)
+    return first_name_leans().get(first.casefold()) or index_first_genders().get(first.casefold())
 
 
 #: a century the sentences about the answer name ("in the late 17th century"): its first year
