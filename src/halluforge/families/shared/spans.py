@@ -171,6 +171,21 @@ _SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv"))
 _NAME_BEFORE = re.compile(r"(?<=[\w,'’)]\s)[A-Z][\w'’.-]*\s+$")
 
 
+def _family_first(words: Sequence[str]) -> bool:
+    """Whether a name reads family name first by the name stocks.
+
+    Its first word is a surname, and either no given name ("Luo Yan": "Yan" is a surname too)
+    or its last word is no surname ("Ko Mei-Chu"); "Tsung-Lin Wang" and "Paul Courvoisier" are not.
+    """
+    from halluforge.knowledge.names import name_stocks  # the stocks read Faker: only when asked
+
+    stocks = name_stocks().values()
+    if not any(s.holds(None, words[0]) for s in stocks):
+        return False
+    given = any(s.holds(words[0], None) for s in stocks)
+    return not given or not any(s.holds(None, words[-1]) for s in stocks)
+
+
 def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
     """The new answer's last words for an occurrence that is a longer alias's last words, or None.
 
@@ -188,6 +203,12 @@ def short_form(occurrence: str, aliases: Sequence[str], new: str) -> str | None:
         return None
     written = [normalize_answer(a).split() for a in aliases]
     longer = [a for a in written if len(a) > len(words)]
+    # the main answer opens with it and the new name is written family name first too, whatever
+    # order another alias writes ("Zheng Qinwen", "Qinwen Zheng": "Zheng" became the new name's
+    # given name "Yan", set 81)
+    main = written[0] if written else []
+    if main[: len(words)] == words and main[-len(words) :] != words and _family_first(new_words):
+        return " ".join(new_words[: len(words)])
     if not any(a[-len(words) :] == words for a in longer):
         # a family name written first ("Zhao Xintong ... Zhao, who had beaten"): the new name's
         # first words, the new name being written family name first too

@@ -55,6 +55,14 @@ def test_a_family_name_written_first_takes_the_new_family_name() -> None:
     text = "Zhao Xintong won the title. Zhao, who had beaten Ronnie O'Sullivan, took the prize."
     out = span_replace(text, ["Zhao Xintong", "Zhao"], "Wang Lei")
     assert out == "Wang Lei won the title. Wang, who had beaten Ronnie O'Sullivan, took the prize."
+    # an alias in the other order ("Qinwen Zheng") does not make the family name a given name
+    # (set 81: "Zheng" became "Yan" of the new "Luo Yan")
+    tennis = "Zheng Qinwen won the gold. Zheng had beaten the top seed."
+    out = span_replace(tennis, ["Zheng Qinwen", "Qinwen Zheng", "Zheng"], "Luo Yan")
+    assert out == "Luo Yan won the gold. Luo had beaten the top seed."
+    # a new name written given name first keeps its surname there ("Tsung-Lin Wang": "Wang")
+    out = span_replace(tennis, ["Zheng Qinwen", "Qinwen Zheng", "Zheng"], "Tsung-Lin Wang")
+    assert out == "Tsung-Lin Wang won the gold. Wang had beaten the top seed."
     # the main answer is no family name of a longer alias (set 55: the sumo ring name "Onosato")
     sumo = "Onosato was promoted to yokozuna. Onosato, born Onosato Daiki, is 24."
     out = span_replace(sumo, ["Onosato", "Onosato Daiki"], "Hideki Aoki")
