@@ -182,8 +182,9 @@ _GROUP_WORD = re.compile(r"(?<!s)s$|(?:al|ary)$")
 def countries_named(text: str, table: EntityTable, *, places: bool = True) -> list[tuple[str, int]]:
     """Each country a text names, with its weight.
 
-    A demonym (of one word or two: "South African") before a common noun ("the Kenyan runner")
-    or a country owning one ("Ethiopia's prime minister") counts two, unless the holder's name
+    A demonym (of one word or two: "South African") before a common noun ("the Kenyan runner";
+    one before a group or a state's deed, "French troops", "French colonial expansion") or a
+    country owning one ("Ethiopia's prime minister") counts two, unless the holder's name
     follows ("the German oceanographer Klaus Hasselmann" speaks of him: none; "Kenya's world
     champion Timothy Cheruiyot": one); a demonym or a country before a name ("the Swedish
     Academy", "the United States Soccer Federation") none; any other mention counts one: a
@@ -212,7 +213,9 @@ def countries_named(text: str, table: EntityTable, *, places: bool = True) -> li
             # two only before one person's noun: "the Kenyan runner", not a group or a deed of a
             # state ("French troops", "French colonial expansion": set 78 gave the Mandinka leader
             # Samori Touré French names)
-            person = following[:1].islower() and not _GROUP_WORD.search(following)
+            # (a rank in -al, "the British general", counts one too: the table's occupations
+            # hold "military" as well, which "Indian military personnel" would count two)
+            person = not _GROUP_WORD.search(following)
             weight = (2 if person else 1) if following[:1].islower() else 0 if following[:1].isupper() else 1
             # "the German oceanographer Klaus Hasselmann": the phrase speaks of the name after it
             holder = _holder(plain, last.end(), table)
