@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from halluforge.knowledge.name_stock import MIN_NAMES, NameStock, latin_names
 from halluforge.knowledge.romanised_names import index_stocks
-from halluforge.knowledge.sources import faker_people
+from halluforge.knowledge.sources import faker_people, first_name_leans
 
 if TYPE_CHECKING:
     from halluforge.knowledge.table import EntityTable
@@ -66,7 +66,29 @@ def _stock(locale: str, provider: Any) -> NameStock | None:
         return None
     if "any" not in last and set(last) != {"male", "female"}:
         return None
-    return NameStock(locale=locale, first=first, last=last)
+    return NameStock(locale=locale, first=_one_gender(first), last=last)
+
+
+def _one_gender(
+    first: dict[str, tuple[tuple[str, ...], tuple[float, ...]]],
+) -> dict[str, tuple[tuple[str, ...], tuple[float, ...]]]:
+    """First names by gender, a name both lists hold kept only under the gender it leans to.
+
+    Faker's ``es_ES`` lists "José" among women's names too (of "María José"), and ``sv_SE``
+    "Ahmed" and "Ali": RECALL named Spain's Francina Armengol "José Tur" beside "she" (set 83,
+    both readers). A name Faker's lists give both genders alike ("Kim", "Jordan") stays in both.
+    """
+    leans = first_name_leans()
+    both = set(first["male"][0]) & set(first["female"][0])
+    kept = {}
+    for gender, (names, weights) in first.items():
+        pairs = [
+            (n, w)
+            for n, w in zip(names, weights, strict=True)
+            if n not in both or leans.get(n.casefold(), gender) == gender
+        ]
+        kept[gender] = (tuple(n for n, _ in pairs), tuple(w for _, w in pairs))
+    return kept
 
 
 @functools.lru_cache(maxsize=1)

@@ -306,6 +306,11 @@ def test_faker_stocks_are_latin_script_and_gendered() -> None:
     assert locale == "ja_JP" and name.isascii() and len(name.split()) == 2
     assert name_origin("Wang Wei") == [stocks["zh_CN"]]  # the surname first, both listed
     assert name_origin("Zzyx Qwerty") == []
+    # a name a stock lists for both genders stays only under the one it leans to: es_ES lists
+    # "José" among women too, and set 83's Francina Armengol became "José Tur" beside "she"
+    spanish, swedish = stocks["es_ES"], stocks["sv_SE"]
+    assert "José" in spanish.firsts("male") and "José" not in spanish.firsts("female")
+    assert "Ahmed" not in swedish.firsts("female") and "Kim" in swedish.firsts("female")
 
 
 def test_a_place_after_a_placing_word_counts_for_the_home_country() -> None:
