@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -421,7 +422,9 @@ def invented_names(
         narrowed = own & allowed if allowed is not None else own
         enough = all(len(stocks[0].firsts(g, narrowed)) >= _MIN_ATTESTED for g in genders)
         allowed, of_era = (narrowed, of_era) if enough else (own, False)
-    family_first = any(surname_first(gold[0], s) for s in stocks)
+    # "Itō Hirobumi": Faker's romanised Japanese surnames carry no macron ("Ito")
+    plain = "".join(c for c in unicodedata.normalize("NFKD", gold[0]) if not unicodedata.combining(c))
+    family_first = any(surname_first(name, s) for s in stocks for name in {gold[0], plain})
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []
     for _ in range(_DRAWS):

@@ -807,3 +807,19 @@ def test_a_birthplace_is_read_within_a_few_words_of_born() -> None:
     assert _home(table, evidence, ["Ola Dahl"], question)[0] == "Norway"
     born = "Ola Dahl, born in Kenya, was appointed prime minister of Norway in 2018."
     assert _home(table, born, ["Ola Dahl"], question)[0] == "Kenya"  # a birthplace still outweighs
+
+
+def test_a_family_first_gold_name_with_a_macron_gets_family_first_names() -> None:
+    """Set 82: Faker's romanised Japanese surnames write "Ito", so "Itō Hirobumi" read given
+    name first, and his later "Itō" became the new given name "Tsubasa"."""
+    japan = NameStock(
+        "ja_JP",
+        first={"male": _names("Yuki", "Ryohei", "Kenji"), "female": _names("Aiko", "Naoko")},
+        last={"any": _names("Ito", "Yamazaki", "Ikeda")},
+    )
+    table = EntityTable.of(
+        [], countries={"Japan": {"iso2": "JP", "languages": ["ja"]}}, demonyms={"japanese": "Japan"}
+    )
+    evidence = "The Japanese statesman Itō Hirobumi became prime minister in 1885. Itō was born in 1841."
+    names, _ = _invent_with(japan, table, evidence, "Itō Hirobumi")
+    assert names and all(name.split()[0] in ("Yamazaki", "Ikeda") for name in names)
