@@ -98,29 +98,6 @@ def men_only(evidence: str) -> str | None:
     return "male" if _MENS.search(evidence) and not _WOMENS.search(evidence) else None
 
 
-_SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
-_HE = re.compile(r"\b(?:he|his|him|himself)\b", re.I)
-#: a passage's pronouns tell a person's gender when at least this many, all of one side
-_PRONOUNS_AT_LEAST = 2
-
-
-def passage_pronouns(evidence: str) -> str | None:
-    """The gender of every personal pronoun in the passage, when there are two or more, else None.
-
-    Asked only when nothing near the answer tells a gender: "Japanese judge Tomoko Akane was
-    elected president of the court ... She became the second woman to lead the court" (held-out
-    set 45) names her gender only two sentences later, so an invented man's name stood beside
-    "She". A passage whose pronouns are all one side's mostly speaks of the person it is about;
-    with both sides, another person is named and nothing is read.
-    """
-    female, male = len(_SHE.findall(evidence)), len(_HE.findall(evidence))
-    if female and not male and female >= _PRONOUNS_AT_LEAST:
-        return "female"
-    if male and not female and male >= _PRONOUNS_AT_LEAST:
-        return "male"
-    return None
-
-
 #: a person is adult at this age: a donor born later than the event year minus this is refused
 ADULT = 14
 
@@ -497,7 +474,6 @@ __all__ = [
     "fact_checks",
     "holds_role",
     "men_only",
-    "passage_pronouns",
     "read_facts",
     "refusal",
     "refusal_summary",

@@ -47,8 +47,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from halluforge.families.shared.answer_types import ORDINAL_WORDS
-from halluforge.families.shared.facts import YEAR, men_only, passage_pronouns
-from halluforge.families.shared.mentions import WORD
+from halluforge.families.shared.facts import YEAR, men_only
+from halluforge.families.shared.mentions import WORD, passage_pronouns
 from halluforge.families.shared.name_eras import MODERN, TODAY, attested, earlier_gender
 from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from halluforge.families.shared.facts import men_only, passage_pronouns, read_facts
+from halluforge.families.shared.facts import men_only, read_facts
 from halluforge.families.shared.invented import (
     former_state,
     home_country,
@@ -19,6 +19,7 @@ from halluforge.families.shared.invented import (
     person_gender,
     titled,
 )
+from halluforge.families.shared.mentions import passage_pronouns
 from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (
     NameStock,
