@@ -58,10 +58,14 @@ def _is_punctuation(char: str) -> bool:
     return char in _ASCII_PUNCT or unicodedata.category(char).startswith("P")
 
 
+def strip_accents(text: str) -> str:
+    """``text`` decomposed with its combining marks left out, case kept ("Itō" -> "Ito")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
 def _fold(token: str) -> str:
     """Lowercase and strip accents so that "Pelé" and "Pele" compare equal."""
-    decomposed = unicodedata.normalize("NFKD", token.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return strip_accents(token.lower())
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -138,4 +142,5 @@ __all__ = [
     "count_occurrences",
     "find_answer_spans",
     "normalize_answer",
+    "strip_accents",
 ]

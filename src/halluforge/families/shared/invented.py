@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -61,6 +60,7 @@ from halluforge.knowledge.names import (
 )
 from halluforge.knowledge.romanised_names import index_first_genders
 from halluforge.knowledge.sources import first_name_leans
+from halluforge.textkit.answers import strip_accents
 from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -423,8 +423,7 @@ def invented_names(
         enough = all(len(stocks[0].firsts(g, narrowed)) >= _MIN_ATTESTED for g in genders)
         allowed, of_era = (narrowed, of_era) if enough else (own, False)
     # "Itō Hirobumi": Faker's romanised Japanese surnames carry no macron ("Ito")
-    plain = "".join(c for c in unicodedata.normalize("NFKD", gold[0]) if not unicodedata.combining(c))
-    family_first = any(surname_first(name, s) for s in stocks for name in {gold[0], plain})
+    family_first = any(surname_first(name, s) for s in stocks for name in {gold[0], strip_accents(gold[0])})
     held = {w.casefold() for w in WORD.findall(evidence)}
     found: list[str] = []
     for _ in range(_DRAWS):
