@@ -32,6 +32,7 @@ from halluforge.families.shared.number_ties import (
     share_of_counts,
     shares_over_whole,
     sum_of_parts,
+    total_of_parts,
     unit_counts,
     unit_dropped,
 )
@@ -425,6 +426,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or _majority(evidence, old_value, value, spans)
             or _over_total(evidence, old_value, value, unit, spans)
             or sum_of_parts(evidence, old_value, unit, spans)
+            or total_of_parts(evidence, old_value, (unit, _unit(gold[0].split()[-1])), spans)
             or multiple_of(evidence, old_value, value, unit, spans)
             or share_of_counts(evidence, gold[0], old_value, value, spans)
             or ranked_against(evidence, old_value, value, spans)

@@ -58,9 +58,12 @@ def test_a_weekday_just_after_the_date_stays_true() -> None:
 
 
 def test_a_share_keeps_its_side_of_the_threshold_the_passage_gives() -> None:
-    """ "needs 270 of the 538 electoral votes": a winner's 306 cannot become 240; 290 can."""
+    """ "needs 270 of the 538 electoral votes": a winner's 306 cannot become 240; 290 can.
+
+    (With the loser's 232 written too, 306 + 232 = 538 pins the count: test_number_ties.)
+    """
     text = (
-        "Biden won 306 electoral votes, defeating Trump, who received 232. A candidate needs "
+        "Biden won 306 electoral votes, defeating Trump. A candidate needs "
         "270 of the 538 electoral votes to win the presidency."
     )
     gold = ["306 electoral votes", "306"]

@@ -196,3 +196,26 @@ def test_a_share_is_never_more_than_the_whole() -> None:
     # a growth rate above 100 per cent is no share of a whole
     growth = "Sales grew by 140 per cent in 2021."
     assert conflict(growth, ["140 per cent"], "number", "160 per cent") is None
+
+
+def test_a_total_the_answer_and_unitless_counts_make_pins_it() -> None:
+    medals = (
+        "Japan won 27 gold medals at the Games, its best total. The host finished third, with 58 "
+        "medals overall, including 14 silver and 17 bronze, on 25 July."
+    )
+    reason = conflict(medals, ["27 gold medals", "27 golds"], "number", "34 gold medals")
+    assert reason is not None and "'14', '17'" in reason and "58 medals" in reason
+    seats = (
+        "Spolu won 71 seats in the Chamber. The Pirates and Mayors took 37. Together, Spolu and the "
+        "Pirates and Mayors held a majority of 108 seats."
+    )
+    assert conflict(seats, ["71 seats", "71"], "number", "60 seats") is not None
+    # days of dates and numbers inside names are no parts, and several parts come only from the
+    # answer's and the total's sentences
+    dated = medals.replace("14 silver and 17 bronze", "silver and bronze").replace("58", "52")
+    assert conflict(dated, ["27 gold medals", "27 golds"], "number", "34 gold medals") is None
+    dominoes = (
+        "A double-six set contains 28 tiles. Each tile has two ends marked from zero to six. A "
+        "double-nine set has 55 tiles and a double-twelve set has 91."
+    )
+    assert conflict(dominoes, ["28 tiles", "28"], "number", "32 tiles") is None
