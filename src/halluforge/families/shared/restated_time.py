@@ -147,6 +147,24 @@ def anniversary(evidence: str, gold: str, spans: Sequence[tuple[int, int]]) -> s
     return None
 
 
+def two_calendars(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """Two occurrences of the answer that are different full dates: one day in two calendars.
+
+    "signed on 26 February 1658 in the Julian calendar, which corresponds to 8 March 1658 in the
+    Gregorian" (set 84, hard to both blind readers; in-sample): both are aliases of the answer,
+    so the swap wrote one new date for both, and no single date fits two calendars.
+    """
+    full = set()
+    for start, end in spans:
+        match = DATE.fullmatch(evidence, start, end)
+        key = date_key(match) if match else None
+        if key is not None and all(key):
+            full.add(key)
+    if len(full) > 1:
+        return "the passage gives the answer in two calendars (two full dates)"
+    return None
+
+
 def year_number(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
     """A number the passage also writes as a year.
 
@@ -161,4 +179,4 @@ def year_number(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) ->
     return None
 
 
-__all__ = ["anniversary", "days_between", "derived_date", "relative_date", "year_number"]
+__all__ = ["anniversary", "days_between", "derived_date", "relative_date", "two_calendars", "year_number"]

@@ -51,6 +51,7 @@ from halluforge.families.shared.restated_time import (
     days_between,
     derived_date,
     relative_date,
+    two_calendars,
     year_number,
 )
 from halluforge.families.shared.restated_units import converted, two_values
@@ -414,6 +415,7 @@ def restatement(evidence: str, gold: Sequence[str], kind: str, question: str = "
             relative_date(evidence, gold[0], spans)
             or derived_date(evidence, gold[0], spans)
             or anniversary(evidence, gold[0], spans)
+            or two_calendars(evidence, spans)
         )
     return (
         (_asked(question, gold) if kind.startswith("person") else None)

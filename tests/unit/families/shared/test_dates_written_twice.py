@@ -179,3 +179,17 @@ def test_a_century_in_words_places_a_person() -> None:
         ("Kofi Manu led a small principality.", None),
     ):
         assert person_era(read_facts(text, ["Kofi Manu"], "who founded it", "person", table)) == era, text
+
+
+def test_one_day_in_two_calendars_is_a_restatement() -> None:
+    """The Julian and the Gregorian date are both the answer: no one new date fits both."""
+    roskilde = (
+        "The treaty was signed on 26 February 1658 in the Julian calendar, which corresponds to "
+        "8 March 1658 in the Gregorian calendar. It was concluded at Roskilde."
+    )
+    gold = ["26 February 1658", "8 March 1658"]
+    reason = restatement(roskilde, gold, "date")
+    assert reason is not None and "two calendars" in reason
+    # one date written two ways, or with its year alone, is one date
+    once = "The treaty was signed on 26 February 1658 (February 26, 1658). The 1658 treaty held."
+    assert restatement(once, ["26 February 1658", "February 26, 1658", "1658"], "date") is None
