@@ -214,7 +214,12 @@ def team_answer(question: str, evidence: str, names: Sequence[str]) -> bool:
     spans = [span for name in names for span in find_answer_spans(evidence, name)]
     if not spans or names[0].split()[0].lower() in TITLE_WORDS:
         return False
-    if any(re.search(r"\bthe\s+$", evidence[max(0, start - 4) : start], re.I) for start, _ in spans):
+    # a name, written with its capital, after "the"; not the unit a person gave a name to ("The
+    # oersted, a unit of magnetic field strength", set 82: Ørsted was skipped as a thing)
+    if any(
+        re.search(r"\bthe\s+$", evidence[max(0, start - 4) : start], re.I) and evidence[start].isupper()
+        for start, _ in spans
+    ):
         return True
     if not _CONTEST.search(last_sentence(question)) or not _TEAM_NOUN.search(evidence):
         return False

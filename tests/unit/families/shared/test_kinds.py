@@ -336,3 +336,6 @@ def test_a_team_answering_who_won_is_no_person() -> None:
     assert not team_answer("who won the battle of waterloo", duke, ["Duke of Wellington"])
     coach = "Hansi Flick coached the German club in 2020, when Bayern won every match."
     assert not team_answer("who coached bayern munich in 2020", coach, ["Hansi Flick"])
+    # a unit named after the person, after "the" in lower case, is no team (set 82's Ørsted)
+    unit = "Ørsted found in 1820 that a current moves a needle. The oersted, a unit, is named after him."
+    assert not team_answer("who found that a current moves a needle", unit, ["Ørsted", "Oersted"])
