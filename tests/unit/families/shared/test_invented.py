@@ -791,7 +791,8 @@ def test_pronouns_later_in_the_passage_give_the_gender_when_nothing_near_the_ans
         assert info["gender"] == "female" and all(n.split()[0] in ("Kari", "Ingrid") for n in names)
     assert passage_pronouns(text) == "female"
     assert passage_pronouns(text + " His deputy stays.") is None
-    assert passage_pronouns("Dahl won. She left.") is None  # one pronoun is not enough
+    assert passage_pronouns("Dahl won. She left.") == "female"  # one pronoun is enough (set 85)
+    assert passage_pronouns("Dahl won. She left with him.") is None
     assert passage_pronouns("Dahl won. He left. His son stayed.") == "male"
 
 
