@@ -426,6 +426,11 @@ def test_a_person_of_a_former_state_gets_no_modern_countrys_name() -> None:
     # the adjective as a noun before a clause names a person, not the state (set 79's "a
     # practising Sikh who wears a turban")
     assert former_state(["A practising Soviet who wears a badge, he won."], table) is None
+    # a state that had ended before every year of the sentences is no one's home there (set 87's
+    # ISRO project director: "after the Soviet Union, the United States and China")
+    landed = ["She led the 2019 mission.", "It landed in 2023, after the Soviet Union and China had."]
+    assert former_state(landed, table) is None
+    assert former_state([*landed, "She was born in 1962."], table) == "Soviet Union"
     gold = ["Ola Dahl"]
     evidence = (
         "Ola Dahl, a Soviet cosmonaut, walked in space in 1965. "
