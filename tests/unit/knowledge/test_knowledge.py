@@ -175,6 +175,15 @@ def test_a_demonym_listed_per_part_of_a_country_gives_each_part() -> None:
     assert not any("," in word for word in demonyms)
 
 
+def test_a_land_of_its_people_takes_their_name_as_its_demonym() -> None:
+    """Countryinfo lists "Kazakhstani": "Kazakh cosmonaut" read as the Kazakh Khanate's (set 79)."""
+    pytest.importorskip("countryinfo")
+    _, _, demonyms = read_countries()
+    assert demonyms["kazakh"] == "Kazakhstan" and demonyms["uzbek"] == "Uzbekistan"
+    assert demonyms["afghan"] == "Afghanistan"  # listed already, kept
+    assert "pak" not in demonyms
+
+
 def test_a_country_is_named_only_as_a_proper_noun() -> None:
     """ "turkey" at the feast is a bird, "Turkey's president" a country; the real "Island" of Iceland too."""
     table = EntityTable.of([], countries={"Turkey": {}, "Chad": {}})
