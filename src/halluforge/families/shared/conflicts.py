@@ -341,6 +341,23 @@ def _over_total(
 _SCORE = re.compile(r"^\s*(\d+)\s*[–-]\s*(\d+)\s*$")
 
 
+#: the unit after an answer's first number: "237 metres" -> "metres", "62.07%" -> "%"
+_UNIT_WORD = re.compile(r"\d(?:[\d,.]*\d)?\s*(%|[A-Za-z]+)")
+
+
+def _unit_changed(gold: str, new: str) -> str | None:
+    """A new number in another unit than the answer's: "150 tonnes" for a height of "237 metres".
+
+    A generator's proposal of set 86 (both blind readers, hard; in-sample); spellings and
+    symbols of one unit are one ("m", "metres"), and "%" is "per cent".
+    """
+    old, fresh = _UNIT_WORD.search(gold), _UNIT_WORD.search(new)
+    if old is None or fresh is None:
+        return None
+    units = [_unit("per" if word == "%" else word) for word in (old.group(1), fresh.group(1))]
+    return f"{new!r} is in another unit than {gold!r}" if units[0] != units[1] else None
+
+
 def _score_turned(gold: str, new: str) -> str | None:
     """A new score that turns the result: the winner's side must stay ahead ("12–11" -> "10–11").
 
@@ -401,6 +418,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or _goals_told(evidence, gold[0])
             or clock_moved(gold[0], new)
             or unit_dropped(gold[0], new)
+            or _unit_changed(gold[0], new)
         )
         if turned:
             return turned

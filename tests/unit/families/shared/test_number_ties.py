@@ -219,3 +219,13 @@ def test_a_total_the_answer_and_unitless_counts_make_pins_it() -> None:
         "double-nine set has 55 tiles and a double-twelve set has 91."
     )
     assert conflict(dominoes, ["28 tiles", "28"], "number", "32 tiles") is None
+
+
+def test_a_number_in_another_unit_is_no_answer() -> None:
+    """A generator's "150 tonnes" for a height of "237 metres" (set 86); one unit's spellings agree."""
+    tower = "The palace is 237 metres tall and was completed in 1955."
+    reason = conflict(tower, ["237 metres", "237 m"], "number", "150 tonnes")
+    assert reason is not None and "another unit" in reason
+    assert conflict(tower, ["237 metres", "237 m"], "number", "231 m") is None
+    vote = "The yes side won 62.07 per cent."
+    assert conflict(vote, ["62.07 per cent", "62.07%"], "number", "58.4%") is None
