@@ -29,6 +29,7 @@ from halluforge.families.shared.number_ties import (
     clock_moved,
     multiple_of,
     ranked_against,
+    share_given_by_counts,
     share_of_counts,
     shares_over_whole,
     sum_of_parts,
@@ -447,6 +448,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or total_of_parts(evidence, old_value, (unit, _unit(gold[0].split()[-1])), spans)
             or multiple_of(evidence, old_value, value, unit, spans)
             or share_of_counts(evidence, gold[0], old_value, value, spans)
+            or share_given_by_counts(evidence, gold[0], old_value, spans)
             or ranked_against(evidence, old_value, value, spans)
             or shares_over_whole(evidence, gold[0], old_value, value, spans)
         )

@@ -229,3 +229,16 @@ def test_a_number_in_another_unit_is_no_answer() -> None:
     assert conflict(tower, ["237 metres", "237 m"], "number", "231 m") is None
     vote = "The yes side won 62.07 per cent."
     assert conflict(vote, ["62.07 per cent", "62.07%"], "number", "58.4%") is None
+
+
+def test_a_share_the_passages_counts_give_is_pinned() -> None:
+    """ "62.07 per cent ... 1,201,607 votes in favour and 734,300 against" (set 87): no other share fits."""
+    vote = (
+        "The amendment passed when 62.07 per cent of voters approved it. The result showed "
+        "1,201,607 votes in favour and 734,300 against, on a turnout of about 60.5 per cent."
+    )
+    reason = conflict(vote, ["62.07 per cent", "62.07%"], "number", "68.07 per cent")
+    assert reason is not None and "'1,201,607' and '734,300'" in reason
+    # counts that give another share leave it free
+    loose = vote.replace("734,300", "934,300")
+    assert conflict(loose, ["62.07 per cent", "62.07%"], "number", "66.07 per cent") is None
