@@ -221,7 +221,8 @@ def share_given_by_counts(
     """
     if not _SHARE.search(gold) or not 0 < gold_value < 100:
         return None
-    decimals = len(gold_value_text.group(1)) if (gold_value_text := re.search(r"\d\.(\d+)", gold)) else 0
+    fraction = re.search(r"\d\.(\d+)", gold)
+    decimals = len(fraction.group(1)) if fraction else 0
     tolerance = 0.5 * 10**-decimals
     counts = [
         (value, match.group())
