@@ -65,6 +65,7 @@ from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from halluforge.families.shared.facts import Facts
+    from halluforge.knowledge.name_stock import NameStock
     from halluforge.knowledge.table import EntityTable
 
 #: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
@@ -306,6 +307,26 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return first_name_leans().get(first.casefold()) or index_first_genders().get(first.casefold())
 
 
+def _stock_gender(stocks: Iterable[NameStock], gold: str) -> str | None:
+    """The gender the drawn stocks list the gold first name under, when only one.
+
+    Faker's Latin lists and the name index gender no "Mikheil"; the Georgian stock, in
+    transliteration, lists him among men (set 87: Georgia's president, "a former professional
+    footballer" with no pronoun, became "Elena Peradze", hard to both blind readers).
+    """
+    words = gold.split()
+    if len(words) < 2:
+        return None
+    first = words[0].casefold()
+    found = {
+        gender
+        for stock in stocks
+        for gender, (names, _) in stock.first.items()
+        if any(name.casefold() == first for name in names)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
 #: a century the sentences about the answer name ("in the late 17th century"): its first year
 _CENTURY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)[\s-]+century|\b({'|'.join(ORDINAL_WORDS)})[\s-]+century\b", re.I
@@ -400,7 +421,13 @@ def invented_names(
             "invented": f"no Latin-script names of {country} in Faker or the name index, nor of a "
             "neighbour or its subregion that hold their language's common names"
         }
-    gender = gender or person_gender(facts, gold, table) or passage_pronouns(evidence) or men_only(evidence)
+    gender = (
+        gender
+        or person_gender(facts, gold, table)
+        or passage_pronouns(evidence)
+        or men_only(evidence)
+        or _stock_gender(stocks, gold[0])
+    )
     era = person_era(facts, evidence)
     if era is not None and era < _ANCIENT:
         return [], {"invented": f"no names of {country} are invented before {_ANCIENT} ({era})"}

@@ -830,3 +830,24 @@ def test_a_family_first_gold_name_with_a_macron_gets_family_first_names() -> Non
     evidence = "The Japanese statesman Itō Hirobumi became prime minister in 1885. Itō was born in 1841."
     names, _ = _invent_with(japan, table, evidence, "Itō Hirobumi")
     assert names and all(name.split()[0] in ("Yamazaki", "Ikeda") for name in names)
+
+
+def test_the_drawn_stock_genders_a_first_name_no_list_does() -> None:
+    """Set 87: "Mikheil", in the Georgian stock's men's names only, was no gender anywhere else,
+    and Georgia's president, a former footballer with no pronoun, became "Elena Peradze"."""
+    table = _table()
+    text = "Norwegian footballer Zorvan Dahl was elected president of the club in 2024."
+    stock = NameStock(
+        "no_NO",
+        first={"male": _names("Zorvan", "Per"), "female": _names("Kari", "Ingrid")},
+        last={"any": _names("Hansen", "Berg")},
+    )
+    for seed in range(8):
+        names, info = _invent_with(stock, table, text, "Zorvan Dahl", seed)
+        assert info["gender"] == "male" and all(n.split()[0] == "Per" for n in names)
+    # a first name on both of the stock's lists tells nothing
+    both = NameStock(
+        "no_NO", first={"male": _names("Zorvan", "Per"), "female": _names("Zorvan", "Kari")}, last=stock.last
+    )
+    genders = {_invent_with(both, table, text, "Zorvan Dahl", seed)[1]["gender"] for seed in range(8)}
+    assert genders != {"male"}
