@@ -83,7 +83,14 @@ _MALE = re.compile(
     r"husband|brother|duke|hero)\b",
     re.I,
 )
-_MENS = re.compile(r"\b(?:gentle)?men['’]?s\b", re.I)
+#: a men's team or event; a club competition or a national team in football, which a passage
+#: calls a women's when it is one (set 87: Mamelodi Sundowns' coach, with no pronoun, took a
+#: woman's name beside "the CAF Champions League" and "the FIFA Club World Cup")
+_MENS = re.compile(
+    r"\b(?:gentle)?men['’]?s\b|\b(?:Champions League|Club World Cup|Premier League|Copa Libertadores"
+    r"|national (?:football )?team)\b",
+    re.I,
+)
 _WOMENS = re.compile(r"\bwomen['’]?s\b", re.I)
 
 

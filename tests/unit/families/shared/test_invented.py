@@ -582,6 +582,10 @@ def test_a_mens_team_or_event_makes_a_silent_person_a_man() -> None:
     )
     assert men_only(evidence) == "male"
     assert men_only("The women's team won. Kari Lunde was the coach.") is None
+    # a football club competition or national team is a men's unless called a women's (set 87)
+    assert men_only("The club won the CAF Champions League under coach Pitso Dahl.") == "male"
+    assert men_only("Dahl once coached the South Africa national team.") == "male"
+    assert men_only("The club won the UEFA Women's Champions League under Kari Dahl.") is None
     assert men_only("Both the men's and the women's teams won under Ola Dahl.") is None
     found, info = _invent_with(NORWAY, table, evidence, "Ola Dahl")
     assert info["gender"] == "male" and found
