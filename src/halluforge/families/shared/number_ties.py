@@ -19,8 +19,7 @@ import re
 from collections.abc import Sequence
 
 from halluforge.families.shared.numbers import NUMBER_WORD, PER_CENT, number_value
-from halluforge.families.shared.passage import numbers_outside, outside, sentence_of
-from halluforge.textkit.dates import MONTH_NAME_PATTERN
+from halluforge.families.shared.passage import is_day, numbers_outside, outside, sentence_of
 
 #: a whole number and the unit word after it: "24 seats", "215 seats", "six seats", "One seat"
 #: (set 61, in-sample: Fidesz's 135 of 199 beside 57, "six seats" and "One seat")
@@ -95,8 +94,8 @@ def sum_of_parts(evidence: str, gold: float, unit: str, spans: Sequence[tuple[in
 _MOST_PARTS = 3
 #: a number that is no count of things: a day of a date, a share, an amount of money, a part of
 #: a name
-_NOT_A_PART_BEFORE = re.compile(rf"(?:\b(?:{MONTH_NAME_PATTERN})\s*|[$€£¥]\s*|\w-)$")
-_NOT_A_PART_AFTER = re.compile(rf"^\s*(?:{MONTH_NAME_PATTERN}|per\s*cent|percent|%)", re.I)
+_NOT_A_PART_BEFORE = re.compile(r"(?:[$€£¥]\s*|\w-)$")
+_NOT_A_PART_AFTER = re.compile(r"^\s*(?:per\s*cent|percent|%)", re.I)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -119,6 +118,7 @@ def total_of_parts(
         for value, match in numbers_outside(evidence, spans)
         if value == int(value)
         and value > 0
+        and not is_day(match)
         and not _NOT_A_PART_BEFORE.search(evidence, 0, match.start())
         and not _NOT_A_PART_AFTER.match(evidence[match.end() :])
     ]

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from halluforge.families.shared.numbers import NUMBER, number_value
 from halluforge.families.shared.spans import answer_spans
+from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.sentences import sentence_spans
 
 
@@ -49,6 +50,17 @@ def is_year(match: re.Match[str]) -> bool:
     if _ERA_AFTER.match(match.string, match.end()) or _ERA_BEFORE.search(match.string, 0, match.start()):
         return True
     return len(text) == 4 and 1000 <= int(text) <= 2100
+
+
+_MONTH_AFTER = re.compile(rf"\s*(?:{MONTH_NAME_PATTERN})\b")
+_MONTH_BEFORE = re.compile(rf"\b(?:{MONTH_NAME_PATTERN})\s*$")
+
+
+def is_day(match: re.Match[str]) -> bool:
+    """The day of a date: a number next to a month name ("10 July 2020", "July 10, 2020")."""
+    return bool(
+        _MONTH_AFTER.match(match.string, match.end()) or _MONTH_BEFORE.search(match.string, 0, match.start())
+    )
 
 
 def year_value(match: re.Match[str], value: float) -> float:

@@ -38,6 +38,7 @@ from halluforge.families.shared.numbers import (
     number_value,
 )
 from halluforge.families.shared.passage import (
+    is_day,
     is_year,
     numbers_outside,
     outside,
@@ -122,7 +123,8 @@ _NUMBER_NAME = re.compile("|".join(rf"(?P<n{value}>\b(?:{cue})\b)" for value, cu
 def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, int]]) -> str | None:
     numbers = list(numbers_outside(evidence, spans))
     for value, match in numbers:
-        if value == gold:
+        # not the day of a date: "won 10 seats in the election held on 10 July 2020" (set 87)
+        if value == gold and not is_day(match):
             return f"the passage also writes the answer as {match.group()!r}"
     for match in _ORDINAL.finditer(evidence):
         if _ORDINALS[match.group().lower()] == gold and gold > 1 and outside(spans, *match.span()):

@@ -471,3 +471,12 @@ def test_a_name_spelt_with_other_doubled_letters_is_an_echo() -> None:
     # a short name is not read through its doubled letters ("Hall" and "halted")
     hall = "Peter Hall directed the play in 1955. The run halted in 1956."
     assert restatement(hall, ["Peter Hall", "Hall"], "person", "who directed the play") is None
+
+
+def test_the_day_of_a_date_is_no_restatement_of_a_count() -> None:
+    """ "won 10 seats in the general election held on 10 July 2020" (set 87): the 10 is a day."""
+    text = "The party won 10 seats in the general election held on 10 July 2020."
+    assert restatement(text, ["10 seats", "ten seats"], "number") is None
+    assert restatement(text.replace("10 July", "July 10,"), ["10 seats", "ten seats"], "number") is None
+    twice = "The party won 10 seats. Its 10 members of parliament sat together."
+    assert restatement(twice, ["10 seats", "ten seats"], "number") is not None
