@@ -45,6 +45,8 @@ from halluforge.families.shared.mentions import (
     DIED,
     WORD,
     about_answer,
+    age_birth,
+    answer_names,
     gender_context,
     gender_cues,
     stated_year,
@@ -214,6 +216,8 @@ def read_facts(evidence: str, gold: list[str], question: str, kind: str, table: 
         facts.about = tuple(about_answer(evidence, gold))
         facts.heritage_country = heritage_country(facts.about, table)
         facts.born, facts.died = stated_year(BORN, facts.about), stated_year(DIED, facts.about)
+        if facts.born is None and facts.died is None:
+            facts.born = age_birth(facts.about, answer_names(gold))
     if kind.startswith("place"):
         found: list[str] = []
         for word in WORD.findall(outside):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from halluforge.families.shared.spans import answer_spans
 from halluforge.textkit.answers import answer_key
+from halluforge.textkit.dates import MONTH_NAME_PATTERN
 from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -229,6 +230,45 @@ def about_answer(evidence: str, gold: list[str]) -> list[str]:
     return about
 
 
+#: an age said of the person a sentence is about: at its start ("The 53-year-old footballer",
+#: "Aged 46, she") or after a name ("Bolsonaro, then 63", "Glasner, a 47-year-old Austrian"); not
+#: "Mbappé, who scored at the age of 19" nor "his attacker, a 27-year-old man"
+_AGE = re.compile(
+    r"^(?:The\s+)?(\d{2})-year-old\b|^Aged\s+(\d{2}),"
+    r"|\b[A-Z][\w'’-]+,\s+(?:then\s+(\d{2})\b|(?:a|the)\s+(\d{2})-year-old\b)"
+)
+#: the year of an event: in a date ("28 October 2018", "September 2020"), after "in" or "the"
+#: ("won the 2025 Tour de France Femmes")
+_EVENT_YEAR = re.compile(
+    rf"(?:\b(?:{MONTH_NAME_PATTERN})(?:\s+\d{{1,2}},)?|\b(?:in|the))\s+(1[0-9]{{3}}|20[0-9]{{2}})\b"
+)
+
+
+def age_birth(sentences: Sequence[str], names: Sequence[str]) -> int | None:
+    """The birth year an age at a dated event gives, when the sentences give one only.
+
+    The age is said of the answer: at a sentence's start, or after one of its ``names`` (the
+    answer's words). The event's year is the latest year of a date before the age in the
+    sentences, as a report dates its ages (a dateline, not "showed in 2000" of the deed it tells
+    of): "won the run-off on 28 October 2018 ... Bolsonaro, then 63" is 1955 (set
+    87: with no birth year his era was read from his deeds of 2018, and a name of today, "Cauã",
+    read as too young to both blind readers; in-sample).
+    """
+    words = {word for name in names for word in name.split()}
+    found = set()
+    for i, sentence in enumerate(sentences):
+        for match in _AGE.finditer(sentence):
+            named = match.group().split(",")[0]
+            if match.start() > 0 and named not in words:
+                continue
+            age = int(next(group for group in match.groups() if group))
+            earlier = [*sentences[:i], sentence[: match.start()]]
+            years = [int(year) for text in earlier for year in _EVENT_YEAR.findall(text)]
+            if years and 16 <= age <= 100:
+                found.add(max(years) - age)
+    return found.pop() if len(found) == 1 else None
+
+
 def stated_year(pattern: re.Pattern[str], sentences: Sequence[str]) -> int | None:
     """The one year the pattern finds in the sentences, or None (none, or several different)."""
     years = {int(next(g for g in m.groups() if g)) for text in sentences for m in pattern.finditer(text)}
@@ -240,6 +280,7 @@ __all__ = [
     "DIED",
     "WORD",
     "about_answer",
+    "age_birth",
     "answer_names",
     "gender_context",
     "gender_cues",

@@ -19,7 +19,7 @@ from halluforge.families.shared.invented import (
     person_gender,
     titled,
 )
-from halluforge.families.shared.mentions import passage_pronouns
+from halluforge.families.shared.mentions import age_birth, passage_pronouns
 from halluforge.families.shared.nationality import countries_named, described_country
 from halluforge.knowledge.names import (
     NameStock,
@@ -855,3 +855,34 @@ def test_the_drawn_stock_genders_a_first_name_no_list_does() -> None:
     )
     genders = {_invent_with(both, table, text, "Zorvan Dahl", seed)[1]["gender"] for seed in range(8)}
     assert genders != {"male"}
+
+
+def test_an_age_at_a_dated_event_gives_the_birth_year() -> None:
+    """Set 87: "won the run-off on 28 October 2018 ... Bolsonaro, then 63": born 1955, so his
+    names are of his era, not of today's ("Cauã")."""
+    table = _table()
+    text = (
+        "Ola Dahl won the run-off on 28 October 2018. Dahl, then 63, had been stabbed at a rally "
+        "on 6 September 2018."
+    )
+    facts = read_facts(text, ["Ola Dahl"], "who won the run-off", "person", table)
+    assert facts.born == 1955
+    assert (
+        age_birth(["The 53-year-old footballer was elected in 2024."], ["Ola Dahl"]) is None
+    )  # no date before
+    dated = ["On 14 December 2024 the college elected Ola Dahl.", "The 53-year-old footballer was sworn in."]
+    assert age_birth(dated, ["Ola Dahl"]) == 1971
+    # the latest date before the age: a dateline, not the deed of 2000 the report tells of
+    report = [
+        "OSLO, 6 October 2021 - Ola Dahl won.",
+        "He showed in 2000 that it works.",
+        "Dahl, a 53-year-old chemist, rests.",
+    ]
+    assert age_birth(report, ["Ola Dahl"]) == 1968
+    # another person's age says nothing of the answer's
+    other = [
+        "Ola Dahl won on 4 May 2019.",
+        "His attacker, a 27-year-old man, was held.",
+        "Kylian Dahlberg, then 19, scored.",
+    ]
+    assert age_birth(other, ["Ola Dahl"]) is None
