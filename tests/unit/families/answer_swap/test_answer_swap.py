@@ -511,12 +511,12 @@ def test_a_title_with_a_name_or_a_kind_word_for_a_thing_is_an_answer() -> None:
 
 
 def _architect() -> Example:
-    """A passage that calls its answer a Danish architect working in 1901 (a first name of no
-    gender: "Kim" is listed for women 10 times and for men 8)."""
+    """A passage that calls its answer a Danish architect working in 1901 (a first name no list
+    genders: not "Kim", which Faker's Danish stock lists among men)."""
     return Example.build(
         "who drew the plans of the town hall",
-        ["Kim Brook", "Brook"],
-        "The town hall was planned by the young Danish architect Kim Brook in 1901.",
+        ["Ravn Brook", "Brook"],
+        "The town hall was planned by the young Danish architect Ravn Brook in 1901.",
         id="ex-architect",
     )
 
