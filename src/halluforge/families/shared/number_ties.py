@@ -8,6 +8,9 @@ the minutes), and a bare "100" put where "98.83 per cent" stood ("100 of voters"
 to 63: a share of a count beside other counts of its whole ("8,794,726 votes, or 36.61 per
 cent"), a figure the sentence ranks the answer against ("ahead of Pheu Thai, which took 141"),
 two shares that would make more than the whole, and counts a list leaves without their unit.
+From sets 85 and 87: a total the answer makes with counts of no unit ("27 gold medals ... 58
+medals overall, including 14 silver and 17 bronze") and a share the passage's own counts give
+("62.07 per cent ... 1,201,607 votes in favour and 734,300 against").
 The rules read the passage's own words only.
 """
 
