@@ -256,6 +256,12 @@ def _number_name(texts: Sequence[str], gold: float) -> str | None:
 _CAPITALISED_AFTER = re.compile(r"^[ \t]+([A-Z][\w'’-]*)")
 #: a capitalised word and a name particle just before the answer: "Stade de France", "Bank of England"
 _NAME_PARTICLE_BEFORE = re.compile(r"\b[A-Z][\w'’-]*[ \t]+(?:de|du|des|del|della|di|la|le|of)[ \t]+$")
+#: a name particle and a capitalised word just after it: "the chronicler Gomes Eanes de Zurara"
+#: of the navigator Gil Eanes (set 88: "Gomes Abreu de Zurara", a half-replaced name to both
+#: blind readers); not "of", which names where a person is from ("Henri Auer of Austria")
+_NAME_PARTICLE_AFTER = re.compile(
+    r"^[ \t]+(?:de|da|do|dos|das|del|della|di|du|van|von|der)[ \t]+[A-Z][\w'’-]*"
+)
 
 
 def _inside_name(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
@@ -272,6 +278,9 @@ def _inside_name(evidence: str, spans: Sequence[tuple[int, int]]) -> str | None:
         before = _NAME_PARTICLE_BEFORE.search(evidence[max(0, start - 40) : start])
         if before is not None:
             return f"the answer is part of the longer name {evidence[start - len(before.group(0)) : end]!r}"
+        joined = _NAME_PARTICLE_AFTER.match(evidence[end:])
+        if joined is not None:
+            return f"the answer is part of the longer name {evidence[start : end + joined.end()]!r}"
         after = _CAPITALISED_AFTER.match(evidence[end:])
         if after and after.group(1).lower() not in kinds and after.group(1) not in MONTH_NAMES:
             return f"the answer is part of the longer name {evidence[start : end + after.end()].strip()!r}"

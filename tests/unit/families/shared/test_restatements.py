@@ -480,3 +480,12 @@ def test_the_day_of_a_date_is_no_restatement_of_a_count() -> None:
     assert restatement(text.replace("10 July", "July 10,"), ["10 seats", "ten seats"], "number") is None
     twice = "The party won 10 seats. Its 10 members of parliament sat together."
     assert restatement(twice, ["10 seats", "ten seats"], "number") is not None
+
+
+def test_a_name_particle_after_the_answer_makes_a_longer_name() -> None:
+    """Set 88: "the chronicler Gomes Eanes de Zurara" beside the navigator Gil Eanes."""
+    text = "In 1434 Gil Eanes sailed past the cape. The chronicler Gomes Eanes de Zurara recorded it."
+    reason = restatement(text, ["Gil Eanes", "Eanes"], "person")
+    assert reason is not None and "'Eanes de Zurara'" in reason
+    # "of" names where a person is from
+    assert restatement("In 1434 Gil Eanes of Portugal sailed.", ["Gil Eanes", "Eanes"], "person") is None
