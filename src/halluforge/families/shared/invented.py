@@ -307,6 +307,31 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return first_name_leans().get(first.casefold()) or index_first_genders().get(first.casefold())
 
 
+def _borrowed_from_another_community(
+    stocks: Iterable[NameStock], country: str, gold: str, table: EntityTable
+) -> bool:
+    """Whether every stock is a neighbour's in a second language and none lists a word of the gold name.
+
+    Kazakhstan has no stock of its own and borrows Russia's (Russian is its second official
+    language): its prime minister Olzhas Bektenov became "Prokofiy Davydov" and "Borislav
+    Shchukin", another community's names to both blind readers of set 89. A stock in the
+    country's first language stays (Canada's ``en_US``, Uruguay's ``es_AR``), and so does one
+    that lists a word of the gold name.
+    """
+    info = table.countries.get(country) or {}
+    languages = [str(language) for language in info.get("languages") or []]
+    words = gold.split()
+    if len(words) < 2 or not languages:
+        return False
+    first, last = words[0], words[-1]
+    return all(
+        stock.country_code != info.get("iso2")
+        and stock.language != languages[0]
+        and not (stock.holds(first, last) or stock.holds(last, first))
+        for stock in stocks
+    )
+
+
 def _stock_gender(stocks: Iterable[NameStock], gold: str) -> str | None:
     """The gender the drawn stocks list the gold first name under, when only one.
 
@@ -421,6 +446,10 @@ def invented_names(
             "invented": f"no Latin-script names of {country} in Faker or the name index, nor of a "
             "neighbour or its subregion that hold their language's common names"
         }
+    if _borrowed_from_another_community(stocks, country, gold[0], table):
+        lent = ", ".join(stock.locale for stock in stocks)
+        why = f"{country}'s names are lent in a second language ({lent}), not {gold[0]!r}'s"
+        return [], {"invented": why}
     gender = (
         gender
         or person_gender(facts, gold, table)

@@ -886,3 +886,25 @@ def test_an_age_at_a_dated_event_gives_the_birth_year() -> None:
         "Kylian Dahlberg, then 19, scored.",
     ]
     assert age_birth(other, ["Ola Dahl"]) is None
+
+
+def test_a_neighbours_stock_in_a_second_language_names_only_its_own_community() -> None:
+    """Set 89: Kazakhstan borrows Russia's names (Russian is its second official language), and
+    its prime minister Olzhas Bektenov became "Prokofiy Davydov"; a name of the lent stock keeps it."""
+    russia = NameStock(
+        "ru_RU",
+        first={"male": _names("Ivan", "Petr"), "female": _names("Olga", "Irina")},
+        last={"any": _names("Davydov", "Petrov")},
+    )
+    countries = {
+        **COUNTRIES,
+        "Kazakhstan": {"region": "Asia", "iso2": "KZ", "languages": ["kk", "ru"], "borders": ["Russia"]},
+    }
+    table = EntityTable.of([], countries=countries, demonyms={"kazakh": "Kazakhstan"})
+    text = "Kazakh economist Olzhas Bektenov was appointed prime minister in 2024. He had led the agency."
+    names, info = _invent_with(russia, table, text, "Olzhas Bektenov")
+    assert names == [] and "second language (ru_RU)" in info["invented"]
+    names, info = _invent_with(
+        russia, table, text.replace("Olzhas Bektenov", "Ivan Bektenov"), "Ivan Bektenov"
+    )
+    assert names and info["country"] == "Kazakhstan"
