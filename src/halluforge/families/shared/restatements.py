@@ -66,6 +66,8 @@ RESTATED = "the passage restates the gold answer"
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
 _ORDINALS |= {"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.I)
+#: an ordinal in digits of a time or an ascent: "for the 31st time", "his 31st ascent"
+_COUNTED_TIME = re.compile(r"\b(\d+)(?:st|nd|rd|th)\s+(?:time|ascent|summit|win|victory|title)\b", re.I)
 #: words that say "the same amount, in other terms" between two numbers
 _EQUIVALENT = re.compile(
     r"\b(?:equal(?:s)?(?:\s+to)?|equivalent\s+to|the\s+same\s+as|that\s+is|i\.e\.|or\s+(?:roughly|about|"
@@ -128,6 +130,10 @@ def _number_restatement(evidence: str, gold: float, spans: Sequence[tuple[int, i
             return f"the passage also writes the answer as {match.group()!r}"
     for match in _ORDINAL.finditer(evidence):
         if _ORDINALS[match.group().lower()] == gold and gold > 1 and outside(spans, *match.span()):
+            return f"the passage counts to the answer with the ordinal {match.group()!r}"
+    # "reached the summit for the 31st time ... to 31 times" (set 91, hard to both blind readers)
+    for match in _COUNTED_TIME.finditer(evidence):
+        if int(match.group(1)) == gold and gold > 1 and outside(spans, *match.span()):
             return f"the passage counts to the answer with the ordinal {match.group()!r}"
     for match in _FRACTION.finditer(evidence):
         share = FRACTION_NOUNS[(match.group(1) or "half").lower()]

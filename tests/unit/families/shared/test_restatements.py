@@ -489,3 +489,13 @@ def test_a_name_particle_after_the_answer_makes_a_longer_name() -> None:
     assert reason is not None and "'Eanes de Zurara'" in reason
     # "of" names where a person is from
     assert restatement("In 1434 Gil Eanes of Portugal sailed.", ["Gil Eanes", "Eanes"], "person") is None
+
+
+def test_an_ordinal_in_digits_of_a_time_counts_to_the_answer() -> None:
+    """Set 91: "reached the summit for the 31st time ... to 31 times" took 34 and 28."""
+    text = "He reached the summit for the 31st time in 2025, extending his record to 31 times."
+    reason = restatement(text, ["31 times", "31"], "number")
+    assert reason is not None and "'31st time'" in reason
+    # an ordinal of something else counts nothing
+    other = "He reached the summit in the 21st century, extending his record to 31 times."
+    assert restatement(other, ["31 times", "31"], "number") is None
