@@ -499,3 +499,10 @@ def test_an_ordinal_in_digits_of_a_time_counts_to_the_answer() -> None:
     # an ordinal of something else counts nothing
     other = "He reached the summit in the 21st century, extending his record to 31 times."
     assert restatement(other, ["31 times", "31"], "number") is None
+
+
+def test_a_name_others_called_the_person_is_the_answers_other_name() -> None:
+    """Set 90: "English writers later called him Owen Glendower" read "called him John Dawson"."""
+    text = "Owain Glyndwr led the revolt in 1400. English writers later called him Owen Glendower."
+    reason = restatement(text, ["Owain Glyndwr", "Owen Glendower"], "person")
+    assert reason is not None and "other name" in reason
