@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections.abc import Sequence
 
@@ -296,6 +297,30 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
     return None
 
 
+#: the count a fraction's majority of the whole comes to: "a two-thirds majority of its members,
+#: or 68 votes"
+_MAJORITY_COUNT = re.compile(r"^[^.;]{0,40}?\b(\d+)\s+(?:votes|seats|members|deputies)\b")
+
+
+def _majority_count(evidence: str, gold: float, new: float) -> str | None:
+    """A count the passage gives for a fraction's majority of the answer, that the new whole does not make.
+
+    "The Riigikogu has 101 seats ... requires a two-thirds majority of its members, or 68 votes"
+    (set 90, hard to both blind readers; in-sample): 68 is two thirds of 101, rounded up, and no
+    more two thirds of 76. The count binds only when the gold whole gives it.
+    """
+    for fraction in _FRACTION_MAJORITY.finditer(evidence):
+        count = _MAJORITY_COUNT.match(evidence[fraction.end() :])
+        if count is None:
+            continue
+        parts = FRACTION_NOUNS[fraction.group(2).lower().removesuffix("s")]
+        share = (number_value(fraction.group(1)) or 0) / parts
+        needed = int(count.group(1))
+        if math.ceil(gold * share) == needed and math.ceil(new * share) != needed:
+            return f"{new:g} does not make {fraction.group()!r} of {needed} {count.group().split()[-1]}"
+    return None
+
+
 _YEAR = re.compile(r"\b(?:1[5-9]\d\d|20\d\d)\b")
 #: "each" before a count: "The Green Party and ACT each won 10 seats" counts it twice
 _EACH = re.compile(r"\beach\s+(?:[a-z]+\s+)?$")
@@ -443,6 +468,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             _whole(evidence, old_value, spans)
             or _record_move(evidence, old_value, value, spans)
             or _majority(evidence, old_value, value, spans)
+            or _majority_count(evidence, old_value, value)
             or _over_total(evidence, old_value, value, unit, spans)
             or sum_of_parts(evidence, old_value, unit, spans)
             or total_of_parts(evidence, old_value, (unit, _unit(gold[0].split()[-1])), spans)

@@ -247,3 +247,14 @@ def test_a_share_the_passages_counts_give_is_pinned() -> None:
     # counts that give another share leave it free
     loose = vote.replace("734,300", "934,300")
     assert conflict(loose, ["62.07 per cent", "62.07%"], "number", "66.07 per cent") is None
+
+
+def test_a_count_the_passage_gives_for_a_fractions_majority_binds_the_whole() -> None:
+    """Set 90: "has 101 seats ... a two-thirds majority of its members, or 68 votes" took 76."""
+    text = "The parliament has 101 seats. Electing the president requires a two-thirds majority, or 68 votes."
+    reason = conflict(text, ["101 seats", "101"], "number", "76 seats")
+    assert reason is not None and "68 votes" in reason
+    assert conflict(text, ["101 seats", "101"], "number", "102 seats") is None  # two thirds is still 68
+    # a count the gold whole does not give binds nothing
+    loose = text.replace("68 votes", "70 votes")
+    assert conflict(loose, ["101 seats", "101"], "number", "76 seats") is None
