@@ -204,6 +204,10 @@ _WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$")
 _WEEKDAY_AFTER = re.compile(rf"^,?\s*\(?(?:a\s+|an\s+|the\s+)?(?:[A-Z][a-z]+\s+)?({'|'.join(_WEEKDAYS)})\b")
 
 
+#: a weekday the passage names: "Black Saturday", "the Good Friday earthquake", "on Sunday"
+_WEEKDAY_NAMED = re.compile(rf"\b({'|'.join(_WEEKDAYS)})\b")
+
+
 def _weekday(text: str) -> int | None:
     """The weekday (Monday 0) of the full date in ``text`` ("15 April 1912", "April 15, 1912"), or None."""
     day = full_date(text)
@@ -225,6 +229,14 @@ def weekday_refusal(evidence: str, gold: list[str], new: str) -> str | None:
         named = named or _WEEKDAY_AFTER.search(evidence[end : end + 24])
         if named is not None and _WEEKDAYS.index(named.group(1)) != new_day:
             return f"the passage calls the date a {named.group(1)}, and {new!r} is a {_WEEKDAYS[new_day]}"
+    # a weekday the passage names anywhere that the gold date falls on: "the Black Saturday
+    # bushfires" of 7 February 2009 moved to a Tuesday (set 91, hard to both blind readers)
+    old_day = _weekday(gold[0])
+    for named in _WEEKDAY_NAMED.finditer(evidence):
+        day = _WEEKDAYS.index(named.group(1))
+        if day == old_day != new_day:
+            weekday = _WEEKDAYS[new_day]
+            return f"the passage names a {named.group(1)}, the answer's weekday, and {new!r} is a {weekday}"
     return None
 
 

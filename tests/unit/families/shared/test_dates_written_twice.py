@@ -193,3 +193,13 @@ def test_one_day_in_two_calendars_is_a_restatement() -> None:
     # one date written two ways, or with its year alone, is one date
     once = "The treaty was signed on 26 February 1658 (February 26, 1658). The 1658 treaty held."
     assert restatement(once, ["26 February 1658", "February 26, 1658", "1658"], "date") is None
+
+
+def test_a_weekday_the_passage_names_on_the_answers_day_binds_it() -> None:
+    """Set 91: "the Black Saturday bushfires" of 7 February 2009 (a Saturday) moved to a Tuesday."""
+    text = "The Black Saturday bushfires broke out on 7 February 2009 in heat above 45 degrees."
+    reason = weekday_refusal(text, ["7 February 2009"], "7 April 2009")
+    assert reason is not None and "Saturday" in reason
+    assert weekday_refusal(text, ["7 February 2009"], "14 February 2009") is None  # a Saturday too
+    # a weekday the gold date does not fall on binds nothing
+    assert weekday_refusal(text.replace("Saturday", "Sunday"), ["7 February 2009"], "7 April 2009") is None
