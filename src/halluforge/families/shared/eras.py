@@ -230,7 +230,8 @@ def weekday_refusal(evidence: str, gold: list[str], new: str) -> str | None:
         if named is not None and _WEEKDAYS.index(named.group(1)) != new_day:
             return f"the passage calls the date a {named.group(1)}, and {new!r} is a {_WEEKDAYS[new_day]}"
     # a weekday the passage names anywhere that the gold date falls on: "the Black Saturday
-    # bushfires" of 7 February 2009 moved to a Tuesday (set 91, hard to both blind readers)
+    # bushfires" of 7 February 2009 moved to a Tuesday (set 90, a case of the code before issue
+    # 26 that both blind readers refused: the rules of the day had not moved it yet)
     old_day = _weekday(gold[0])
     for named in _WEEKDAY_NAMED.finditer(evidence):
         day = _WEEKDAYS.index(named.group(1))
