@@ -196,7 +196,7 @@ def test_one_day_in_two_calendars_is_a_restatement() -> None:
 
 
 def test_a_weekday_the_passage_names_on_the_answers_day_binds_it() -> None:
-    """Set 90 (the code before issue 26): "the Black Saturday bushfires" of 7 February 2009 moved to a Tuesday."""
+    """Set 90 (the code before issue 26): "the Black Saturday bushfires" of 7 February 2009 took a Tuesday."""
     text = "The Black Saturday bushfires broke out on 7 February 2009 in heat above 45 degrees."
     reason = weekday_refusal(text, ["7 February 2009"], "7 April 2009")
     assert reason is not None and "Saturday" in reason
