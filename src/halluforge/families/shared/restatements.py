@@ -79,7 +79,8 @@ _FRACTION = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b|\bhalf
 #: words that give another name for the thing just before it ("is called", "known as", "or simply")
 _NAMING = re.compile(
     r"\b(?:(?:call(?:ed|s)?|named|known|nicknamed|renamed)(?:\s+(?:it|him|her|them))?"
-    r"(?:\s+(?:in|to)\s+(?:the\s+)?[A-Z][\w'’-]*)?(?:\s+as)?|or\s+simply|also|born|n[ée]e?|(?:reading|form|spelling)\s+of\s+(?:his|her|its|their)\s+name,?)"
+    r"(?:\s+(?:in|to)\s+(?:the\s+)?[A-Z][\w'’-]*)?(?:\s+as)?|or\s+simply|also|born|n[ée]e?"
+    r"|(?:reading|form|spelling)\s+of\s+(?:his|her|its|their)\s+name,?)"
     r"\s+(?:the\s+)?$",
     re.I,
 )
