@@ -28,6 +28,7 @@ from halluforge.families.shared.date_conflicts import date_conflict
 from halluforge.families.shared.number_ties import (
     PERCENT,
     clock_moved,
+    listed_parts,
     multiple_of,
     ranked_against,
     share_given_by_counts,
@@ -471,6 +472,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             or _majority_count(evidence, old_value, value)
             or _over_total(evidence, old_value, value, unit, spans)
             or sum_of_parts(evidence, old_value, unit, spans)
+            or listed_parts(evidence, old_value, unit, spans)
             or total_of_parts(evidence, old_value, (unit, _unit(gold[0].split()[-1])), spans)
             or multiple_of(evidence, old_value, value, unit, spans)
             or share_of_counts(evidence, gold[0], old_value, value, spans)

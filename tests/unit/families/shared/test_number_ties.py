@@ -258,3 +258,16 @@ def test_a_count_the_passage_gives_for_a_fractions_majority_binds_the_whole() ->
     # a count the gold whole does not give binds nothing
     loose = text.replace("68 votes", "70 votes")
     assert conflict(loose, ["101 seats", "101"], "number", "76 seats") is None
+
+
+def test_the_counts_a_sentence_lists_make_the_answer_their_total() -> None:
+    """Set 93: "had 736 seats ... The Social Democrats won 206 seats, the CDU/CSU 197, ..." took 630."""
+    text = (
+        "The chamber elected in 2021 had 736 seats. The Social Democrats won 206 seats, the union "
+        "197, the Greens 118, the Free Democrats 92, the AfD 83, the Left 39 and the SSW one."
+    )
+    reason = conflict(text, ["736 seats", "736"], "number", "630 seats")
+    assert reason is not None and "7 counts" in reason
+    # counts that make another total leave the answer free
+    loose = text.replace("197", "190")
+    assert conflict(loose, ["736 seats", "736"], "number", "760 seats") is None
