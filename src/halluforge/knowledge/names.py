@@ -360,13 +360,60 @@ def invent_person(
     return (f"{last} {first}" if family_first else f"{first} {last}"), stock.locale
 
 
+def lent_from_another_community(
+    stocks: Iterable[NameStock], country: str, gold: str, table: EntityTable
+) -> bool:
+    """Whether every stock is a neighbour's in a second language and none lists a word of the gold name.
+
+    Kazakhstan has no stock of its own and borrows Russia's (Russian is its second official
+    language): its prime minister Olzhas Bektenov became "Prokofiy Davydov" and "Borislav
+    Shchukin", another community's names to both blind readers of set 89. A stock in the
+    country's first language stays (Canada's ``en_US``, Uruguay's ``es_AR``), and so does one
+    that lists a word of the gold name.
+    """
+    info = table.countries.get(country) or {}
+    languages = [str(language) for language in info.get("languages") or []]
+    words = gold.split()
+    if len(words) < 2 or not languages:
+        return False
+    first, last = words[0], words[-1]
+    return all(
+        stock.country_code != info.get("iso2")
+        and stock.language != languages[0]
+        and not (stock.holds(first, last) or stock.holds(last, first))
+        for stock in stocks
+    )
+
+
+def stock_gender(stocks: Iterable[NameStock], gold: str) -> str | None:
+    """The gender the drawn stocks list the gold first name under, when only one.
+
+    Faker's Latin lists and the name index gender no "Mikheil"; the Georgian stock, in
+    transliteration, lists him among men (set 87: Georgia's president, "a former professional
+    footballer" with no pronoun, became "Elena Peradze", hard to both blind readers).
+    """
+    words = gold.split()
+    if len(words) < 2:
+        return None
+    first = words[0].casefold()
+    found = {
+        gender
+        for stock in stocks
+        for gender, (names, _) in stock.first.items()
+        if any(name.casefold() == first for name in names)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
 __all__ = [
     "NameStock",
     "community_firsts",
     "family_name_first",
     "invent_person",
+    "lent_from_another_community",
     "name_origin",
     "name_stocks",
+    "stock_gender",
     "stocks_of_country",
     "stocks_of_name",
     "surname_first",

@@ -53,7 +53,9 @@ from halluforge.families.shared.nationality import countries_named, described_co
 from halluforge.knowledge.names import (
     community_firsts,
     invent_person,
+    lent_from_another_community,
     name_origin,
+    stock_gender,
     stocks_of_country,
     stocks_of_name,
     surname_first,
@@ -65,7 +67,6 @@ from halluforge.textkit.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from halluforge.families.shared.facts import Facts
-    from halluforge.knowledge.name_stock import NameStock
     from halluforge.knowledge.table import EntityTable
 
 #: names drawn before giving up on one seed case (a draw is refused when the table or passage has it)
@@ -307,51 +308,6 @@ def person_gender(facts: Facts, gold: list[str], table: EntityTable) -> str | No
     return first_name_leans().get(first.casefold()) or index_first_genders().get(first.casefold())
 
 
-def _borrowed_from_another_community(
-    stocks: Iterable[NameStock], country: str, gold: str, table: EntityTable
-) -> bool:
-    """Whether every stock is a neighbour's in a second language and none lists a word of the gold name.
-
-    Kazakhstan has no stock of its own and borrows Russia's (Russian is its second official
-    language): its prime minister Olzhas Bektenov became "Prokofiy Davydov" and "Borislav
-    Shchukin", another community's names to both blind readers of set 89. A stock in the
-    country's first language stays (Canada's ``en_US``, Uruguay's ``es_AR``), and so does one
-    that lists a word of the gold name.
-    """
-    info = table.countries.get(country) or {}
-    languages = [str(language) for language in info.get("languages") or []]
-    words = gold.split()
-    if len(words) < 2 or not languages:
-        return False
-    first, last = words[0], words[-1]
-    return all(
-        stock.country_code != info.get("iso2")
-        and stock.language != languages[0]
-        and not (stock.holds(first, last) or stock.holds(last, first))
-        for stock in stocks
-    )
-
-
-def _stock_gender(stocks: Iterable[NameStock], gold: str) -> str | None:
-    """The gender the drawn stocks list the gold first name under, when only one.
-
-    Faker's Latin lists and the name index gender no "Mikheil"; the Georgian stock, in
-    transliteration, lists him among men (set 87: Georgia's president, "a former professional
-    footballer" with no pronoun, became "Elena Peradze", hard to both blind readers).
-    """
-    words = gold.split()
-    if len(words) < 2:
-        return None
-    first = words[0].casefold()
-    found = {
-        gender
-        for stock in stocks
-        for gender, (names, _) in stock.first.items()
-        if any(name.casefold() == first for name in names)
-    }
-    return found.pop() if len(found) == 1 else None
-
-
 #: a century the sentences about the answer name ("in the late 17th century"): its first year
 _CENTURY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)[\s-]+century|\b({'|'.join(ORDINAL_WORDS)})[\s-]+century\b", re.I
@@ -446,7 +402,7 @@ def invented_names(
             "invented": f"no Latin-script names of {country} in Faker or the name index, nor of a "
             "neighbour or its subregion that hold their language's common names"
         }
-    if _borrowed_from_another_community(stocks, country, gold[0], table):
+    if lent_from_another_community(stocks, country, gold[0], table):
         lent = ", ".join(stock.locale for stock in stocks)
         why = f"{country}'s names are lent in a second language ({lent}), not {gold[0]!r}'s"
         return [], {"invented": why}
@@ -455,7 +411,7 @@ def invented_names(
         or person_gender(facts, gold, table)
         or passage_pronouns(evidence)
         or men_only(evidence)
-        or _stock_gender(stocks, gold[0])
+        or stock_gender(stocks, gold[0])
     )
     era = person_era(facts, evidence)
     if era is not None and era < _ANCIENT:
