@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import re
 from collections.abc import Sequence
 
 from halluforge.families.shared.date_conflicts import date_conflict
 from halluforge.families.shared.number_ties import (
+    FRACTION_MAJORITY,
     PERCENT,
     clock_moved,
     listed_parts,
+    majority_count,
     multiple_of,
     ranked_against,
     share_given_by_counts,
@@ -258,10 +259,6 @@ _SHORT = re.compile(
 )
 #: words that say the share is more than half: "securing a majority on its own"
 _MAJORITY = re.compile(r"\b(?:majority|more than half|most of the)\b", re.I)
-#: a majority of a fraction: "a fourth consecutive two-thirds majority" (set 61, in-sample)
-_FRACTION_MAJORITY = re.compile(
-    r"\b(two|three|four)[\s-]+(thirds|fifths|quarters|fourths)\s+majority\b", re.I
-)
 
 
 def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, int], ...]) -> str | None:
@@ -285,7 +282,7 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
         sentence_end = evidence.find(". ", end)
         following = evidence.find(". ", sentence_end + 2) if sentence_end >= 0 else -1
         near = evidence[evidence.rfind(". ", 0, start) + 1 : following if following >= 0 else len(evidence)]
-        fraction = _FRACTION_MAJORITY.search(near)
+        fraction = FRACTION_MAJORITY.search(near)
         if fraction is not None:  # "135 seats in the 199-seat Assembly, ... a two-thirds majority"
             parts = FRACTION_NOUNS[fraction.group(2).lower().removesuffix("s")]
             share = (number_value(fraction.group(1)) or 0) / parts
@@ -295,30 +292,6 @@ def _majority(evidence: str, gold: float, new: float, spans: tuple[tuple[int, in
         if _MAJORITY.search(near) and (gold > value / 2) != (new > value / 2):
             side = "no more" if gold > value / 2 else "more"
             return f"{new:g} of {value:g} is {side} than half, and the passage speaks of a majority"
-    return None
-
-
-#: the count a fraction's majority of the whole comes to: "a two-thirds majority of its members,
-#: or 68 votes"
-_MAJORITY_COUNT = re.compile(r"^[^.;]{0,40}?\b(\d+)\s+(?:votes|seats|members|deputies)\b")
-
-
-def _majority_count(evidence: str, gold: float, new: float) -> str | None:
-    """A count the passage gives for a fraction's majority of the answer, that the new whole does not make.
-
-    "The Riigikogu has 101 seats ... requires a two-thirds majority of its members, or 68 votes"
-    (set 90, hard to both blind readers; in-sample): 68 is two thirds of 101, rounded up, and no
-    more two thirds of 76. The count binds only when the gold whole gives it.
-    """
-    for fraction in _FRACTION_MAJORITY.finditer(evidence):
-        count = _MAJORITY_COUNT.match(evidence[fraction.end() :])
-        if count is None:
-            continue
-        parts = FRACTION_NOUNS[fraction.group(2).lower().removesuffix("s")]
-        share = (number_value(fraction.group(1)) or 0) / parts
-        needed = int(count.group(1))
-        if math.ceil(gold * share) == needed and math.ceil(new * share) != needed:
-            return f"{new:g} does not make {fraction.group()!r} of {needed} {count.group().split()[-1]}"
     return None
 
 
@@ -469,7 +442,7 @@ def conflict(evidence: str, gold: Sequence[str], kind: str, new: str) -> str | N
             _whole(evidence, old_value, spans)
             or _record_move(evidence, old_value, value, spans)
             or _majority(evidence, old_value, value, spans)
-            or _majority_count(evidence, old_value, value)
+            or majority_count(evidence, old_value, value)
             or _over_total(evidence, old_value, value, unit, spans)
             or sum_of_parts(evidence, old_value, unit, spans)
             or listed_parts(evidence, old_value, unit, spans)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections.abc import Sequence
 
-from halluforge.families.shared.numbers import NUMBER_WORD, PER_CENT, number_value
+from halluforge.families.shared.numbers import FRACTION_NOUNS, NUMBER_WORD, PER_CENT, number_value
 from halluforge.families.shared.passage import is_day, numbers_outside, outside, sentence_of
 
 #: a whole number and the unit word after it: "24 seats", "215 seats", "six seats", "One seat"
@@ -162,6 +163,33 @@ def listed_parts(evidence: str, gold: float, unit: str, spans: Sequence[tuple[in
     for values in by_sentence.values():
         if len(values) >= _LEAST_LISTED and sum(values) == gold:
             return f"the {len(values)} counts of one sentence add up to the answer"
+    return None
+
+
+#: a majority of a fraction: "a fourth consecutive two-thirds majority" (set 61, in-sample)
+FRACTION_MAJORITY = re.compile(r"\b(two|three|four)[\s-]+(thirds|fifths|quarters|fourths)\s+majority\b", re.I)
+
+#: the count a fraction's majority of the whole comes to: "a two-thirds majority of its members,
+#: or 68 votes"
+_MAJORITY_COUNT = re.compile(r"^[^.;]{0,40}?\b(\d+)\s+(?:votes|seats|members|deputies)\b")
+
+
+def majority_count(evidence: str, gold: float, new: float) -> str | None:
+    """A count the passage gives for a fraction's majority of the answer, that the new whole does not make.
+
+    "The Riigikogu has 101 seats ... requires a two-thirds majority of its members, or 68 votes"
+    (set 90, hard to both blind readers; in-sample): 68 is two thirds of 101, rounded up, and no
+    more two thirds of 76. The count binds only when the gold whole gives it.
+    """
+    for fraction in FRACTION_MAJORITY.finditer(evidence):
+        count = _MAJORITY_COUNT.match(evidence[fraction.end() :])
+        if count is None:
+            continue
+        parts = FRACTION_NOUNS[fraction.group(2).lower().removesuffix("s")]
+        share = (number_value(fraction.group(1)) or 0) / parts
+        needed = int(count.group(1))
+        if math.ceil(gold * share) == needed and math.ceil(new * share) != needed:
+            return f"{new:g} does not make {fraction.group()!r} of {needed} {count.group().split()[-1]}"
     return None
 
 
@@ -340,9 +368,11 @@ def unit_dropped(gold: str, new: str) -> str | None:
 
 
 __all__ = [
+    "FRACTION_MAJORITY",
     "PERCENT",
     "clock_moved",
     "listed_parts",
+    "majority_count",
     "multiple_of",
     "ranked_against",
     "share_given_by_counts",
