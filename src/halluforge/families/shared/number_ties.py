@@ -147,7 +147,8 @@ def total_of_parts(
 _LEAST_LISTED = 3
 
 
-def listed_parts(evidence: str, gold: float, unit: str, spans: Sequence[tuple[int, int]]) -> str | None:
+@functools.lru_cache(maxsize=1024)
+def listed_parts(evidence: str, gold: float, unit: str, spans: tuple[tuple[int, int], ...]) -> str | None:
     """A sentence's counts in the answer's unit that add up to the answer: the answer is their total.
 
     "had 736 seats ... The Social Democrats won 206 seats, the CDU/CSU union 197, the Greens 118,
@@ -266,8 +267,9 @@ def share_of_counts(
 _LARGE = re.compile(r"(?<![\d,.])(\d{1,3}(?:,\d{3})+|\d{4,})(?![\d,]|\.\d)")
 
 
+@functools.lru_cache(maxsize=1024)
 def share_given_by_counts(
-    evidence: str, gold: str, gold_value: float, spans: Sequence[tuple[int, int]]
+    evidence: str, gold: str, gold_value: float, spans: tuple[tuple[int, int], ...]
 ) -> str | None:
     """A share the passage's counts give: one of two counts over their sum, or over a larger count.
 
